@@ -1,0 +1,296 @@
+package dev.orderly.api;
+
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * How an engine launches and retries jobs. Immutable; build one with {@link #builder()}, start from
+ * {@link #defaults()}, or read it from the environment with {@link #fromEnvironment(Map)}.
+ *
+ * <table>
+ *   <caption>Fields, defaults and environment variables</caption>
+ *   <tr><th>field</th><th>default</th><th>variable</th></tr>
+ *   <tr><td>launchWindowPercent</td><td>20 (1..100)</td><td>{@code SUBSTREAMS_WORKER_LAUNCH_WINDOW_PERCENT}</td></tr>
+ *   <tr><td>launchWindowMin</td><td>2 (&gt;= 1)</td><td>—</td></tr>
+ *   <tr><td>launchWindowMax</td><td>15 (&gt;= min)</td><td>{@code SUBSTREAMS_WORKER_LAUNCH_WINDOW_MAX}</td></tr>
+ *   <tr><td>refusedDelay</td><td>100 ms (&gt;= 0)</td><td>{@code SUBSTREAMS_WORKER_OVERLOADED_RETRY_DELAY}</td></tr>
+ *   <tr><td>failureDelay</td><td>5 s (&gt;= 0)</td><td>{@code SUBSTREAMS_WORKER_FAILED_RETRY_DELAY}</td></tr>
+ *   <tr><td>maxFailures</td><td>5 (&gt;= 1)</td><td>{@code SUBSTREAMS_WORKER_MAX_RETRIES}</td></tr>
+ *   <tr><td>maxExecutionTimeouts</td><td>2 (&gt;= 1)</td><td>{@code SUBSTREAMS_WORKER_MAX_TIMEOUT_RETRIES}</td></tr>
+ *   <tr><td>lookaheadFactor</td><td>2.0 (&gt; 0)</td><td>{@code ORDERLY_LOOKAHEAD_FACTOR}</td></tr>
+ *   <tr><td>ordered</td><td>true</td><td>{@code ORDERLY_ORDERED_LAUNCH}</td></tr>
+ * </table>
+ *
+ * @param launchWindowPercent the launch window as a percentage of the request's workers
+ * @param launchWindowMin the smallest launch window
+ * @param launchWindowMax the largest launch window
+ * @param refusedDelay how long a job waits to dial again after it was refused or the fleet was unreachable
+ * @param failureDelay how long a job waits to dial again after it got in and failed
+ * @param maxFailures after this many retryable failures of one unit the request fails
+ * @param maxExecutionTimeouts after this many execution timeouts of one unit the request fails
+ * @param lookaheadFactor the scheduler keeps at most {@code ceil(lookaheadFactor * workers)} segments ahead of the
+ *     segment the client is reading
+ * @param ordered true for ordered launch through the launch queue; false for the unordered baseline, in which every
+ *     refused job redials on its own after {@code refusedDelay}
+ */
+public record EngineConfig(
+        int launchWindowPercent,
+        int launchWindowMin,
+        int launchWindowMax,
+        Duration refusedDelay,
+        Duration failureDelay,
+        int maxFailures,
+        int maxExecutionTimeouts,
+        double lookaheadFactor,
+        boolean ordered) {
+
+    /** Environment variable for {@code launchWindowPercent}. */
+    public static final String ENV_LAUNCH_WINDOW_PERCENT = "SUBSTREAMS_WORKER_LAUNCH_WINDOW_PERCENT";
+    /** Environment variable for {@code launchWindowMax}. */
+    public static final String ENV_LAUNCH_WINDOW_MAX = "SUBSTREAMS_WORKER_LAUNCH_WINDOW_MAX";
+    /** Environment variable for {@code refusedDelay}, a Go-style duration such as {@code 100ms}. */
+    public static final String ENV_REFUSED_DELAY = "SUBSTREAMS_WORKER_OVERLOADED_RETRY_DELAY";
+    /** Environment variable for {@code failureDelay}, a Go-style duration such as {@code 5s}. */
+    public static final String ENV_FAILURE_DELAY = "SUBSTREAMS_WORKER_FAILED_RETRY_DELAY";
+    /** Environment variable for {@code maxFailures}. */
+    public static final String ENV_MAX_FAILURES = "SUBSTREAMS_WORKER_MAX_RETRIES";
+    /** Environment variable for {@code maxExecutionTimeouts}. */
+    public static final String ENV_MAX_EXECUTION_TIMEOUTS = "SUBSTREAMS_WORKER_MAX_TIMEOUT_RETRIES";
+    /** Environment variable for {@code lookaheadFactor}. */
+    public static final String ENV_LOOKAHEAD_FACTOR = "ORDERLY_LOOKAHEAD_FACTOR";
+    /** Environment variable for {@code ordered}: {@code true} or {@code false}. */
+    public static final String ENV_ORDERED_LAUNCH = "ORDERLY_ORDERED_LAUNCH";
+
+    private static final EngineConfig DEFAULTS = new EngineConfig(
+            20, 2, 15, Duration.ofMillis(100), Duration.ofSeconds(5), 5, 2, 2.0, true);
+
+    /**
+     * @throws NullPointerException if a duration is null
+     * @throws IllegalArgumentException naming the field and the value when a value is out of range
+     */
+    public EngineConfig {
+        Objects.requireNonNull(refusedDelay, "refusedDelay");
+        Objects.requireNonNull(failureDelay, "failureDelay");
+        checkPercent("launchWindowPercent", launchWindowPercent);
+        checkAtLeastOne("launchWindowMin", launchWindowMin);
+        checkAtLeastOne("launchWindowMax", launchWindowMax);
+        if (launchWindowMax < launchWindowMin) {
+            throw new IllegalArgumentException("launchWindowMax must be >= launchWindowMin ("
+                    + launchWindowMin + "), was " + launchWindowMax);
+        }
+        checkNotNegative("refusedDelay", refusedDelay);
+        checkNotNegative("failureDelay", failureDelay);
+        checkAtLeastOne("maxFailures", maxFailures);
+        checkAtLeastOne("maxExecutionTimeouts", maxExecutionTimeouts);
+        checkPositive("lookaheadFactor", lookaheadFactor);
+    }
+
+    /** The defaults of the table above. */
+    public static EngineConfig defaults() {
+        return DEFAULTS;
+    }
+
+    /** A builder that starts from the defaults. */
+    public static Builder builder() {
+        return new Builder(DEFAULTS);
+    }
+
+    /** A builder that starts from this configuration. */
+    public Builder toBuilder() {
+        return new Builder(this);
+    }
+
+    /**
+     * Reads the variables of the table above from {@code env} (usually {@code System.getenv()}); a variable that is
+     * absent keeps its default.
+     *
+     * @throws IllegalArgumentException naming the variable and its value when a value is unparsable, empty or out of
+     *     range; a bad value is never replaced by the default
+     */
+    public static EngineConfig fromEnvironment(Map<String, String> env) {
+        Objects.requireNonNull(env, "env");
+        Builder b = builder();
+        String v;
+        if ((v = env.get(ENV_LAUNCH_WINDOW_PERCENT)) != null) {
+            b.launchWindowPercent(checkPercent(ENV_LAUNCH_WINDOW_PERCENT, parseInt(ENV_LAUNCH_WINDOW_PERCENT, v)));
+        }
+        if ((v = env.get(ENV_LAUNCH_WINDOW_MAX)) != null) {
+            int max = checkAtLeastOne(ENV_LAUNCH_WINDOW_MAX, parseInt(ENV_LAUNCH_WINDOW_MAX, v));
+            if (max < DEFAULTS.launchWindowMin) {
+                throw new IllegalArgumentException(ENV_LAUNCH_WINDOW_MAX + " must be >= launchWindowMin ("
+                        + DEFAULTS.launchWindowMin + "), was '" + v + "'");
+            }
+            b.launchWindowMax(max);
+        }
+        if ((v = env.get(ENV_REFUSED_DELAY)) != null) {
+            b.refusedDelay(checkNotNegative(ENV_REFUSED_DELAY, parseDuration(ENV_REFUSED_DELAY, v)));
+        }
+        if ((v = env.get(ENV_FAILURE_DELAY)) != null) {
+            b.failureDelay(checkNotNegative(ENV_FAILURE_DELAY, parseDuration(ENV_FAILURE_DELAY, v)));
+        }
+        if ((v = env.get(ENV_MAX_FAILURES)) != null) {
+            b.maxFailures(checkAtLeastOne(ENV_MAX_FAILURES, parseInt(ENV_MAX_FAILURES, v)));
+        }
+        if ((v = env.get(ENV_MAX_EXECUTION_TIMEOUTS)) != null) {
+            b.maxExecutionTimeouts(checkAtLeastOne(ENV_MAX_EXECUTION_TIMEOUTS, parseInt(ENV_MAX_EXECUTION_TIMEOUTS, v)));
+        }
+        if ((v = env.get(ENV_LOOKAHEAD_FACTOR)) != null) {
+            b.lookaheadFactor(checkPositive(ENV_LOOKAHEAD_FACTOR, parseDouble(ENV_LOOKAHEAD_FACTOR, v)));
+        }
+        if ((v = env.get(ENV_ORDERED_LAUNCH)) != null) {
+            b.ordered(parseBoolean(ENV_ORDERED_LAUNCH, v));
+        }
+        return b.build();
+    }
+
+    private static int parseInt(String name, String value) {
+        try {
+            return Integer.parseInt(value.strip());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(name + " must be a whole number, was '" + value + "'", e);
+        }
+    }
+
+    private static double parseDouble(String name, String value) {
+        try {
+            return Double.parseDouble(value.strip());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(name + " must be a number, was '" + value + "'", e);
+        }
+    }
+
+    private static Duration parseDuration(String name, String value) {
+        try {
+            return GoDuration.parse(value);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(name + " must be a duration such as 100ms, 5s or 1m30s, was '"
+                    + value + "': " + e.getMessage(), e);
+        }
+    }
+
+    private static boolean parseBoolean(String name, String value) {
+        return switch (value.strip().toLowerCase(Locale.ROOT)) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw new IllegalArgumentException(name + " must be true or false, was '" + value + "'");
+        };
+    }
+
+    private static int checkPercent(String name, int value) {
+        if (value < 1 || value > 100) {
+            throw new IllegalArgumentException(name + " must be between 1 and 100, was " + value);
+        }
+        return value;
+    }
+
+    private static int checkAtLeastOne(String name, int value) {
+        if (value < 1) {
+            throw new IllegalArgumentException(name + " must be >= 1, was " + value);
+        }
+        return value;
+    }
+
+    private static Duration checkNotNegative(String name, Duration value) {
+        if (value.isNegative()) {
+            throw new IllegalArgumentException(name + " must be >= 0, was " + value);
+        }
+        return value;
+    }
+
+    private static double checkPositive(String name, double value) {
+        if (!(value > 0) || Double.isInfinite(value)) {
+            throw new IllegalArgumentException(name + " must be a finite number > 0, was " + value);
+        }
+        return value;
+    }
+
+    /** Builds an {@link EngineConfig}; every value is checked by {@link #build()}. Not thread-safe. */
+    public static final class Builder {
+        private int launchWindowPercent;
+        private int launchWindowMin;
+        private int launchWindowMax;
+        private Duration refusedDelay;
+        private Duration failureDelay;
+        private int maxFailures;
+        private int maxExecutionTimeouts;
+        private double lookaheadFactor;
+        private boolean ordered;
+
+        private Builder(EngineConfig from) {
+            launchWindowPercent = from.launchWindowPercent;
+            launchWindowMin = from.launchWindowMin;
+            launchWindowMax = from.launchWindowMax;
+            refusedDelay = from.refusedDelay;
+            failureDelay = from.failureDelay;
+            maxFailures = from.maxFailures;
+            maxExecutionTimeouts = from.maxExecutionTimeouts;
+            lookaheadFactor = from.lookaheadFactor;
+            ordered = from.ordered;
+        }
+
+        /** The launch window as a percentage of the workers, 1..100. */
+        public Builder launchWindowPercent(int percent) {
+            this.launchWindowPercent = percent;
+            return this;
+        }
+
+        /** The smallest launch window, {@code >= 1}. */
+        public Builder launchWindowMin(int min) {
+            this.launchWindowMin = min;
+            return this;
+        }
+
+        /** The largest launch window, {@code >= launchWindowMin}. */
+        public Builder launchWindowMax(int max) {
+            this.launchWindowMax = max;
+            return this;
+        }
+
+        /** The delay before a refused job dials again, {@code >= 0}. */
+        public Builder refusedDelay(Duration delay) {
+            this.refusedDelay = delay;
+            return this;
+        }
+
+        /** The delay before a failed job dials again, {@code >= 0}. */
+        public Builder failureDelay(Duration delay) {
+            this.failureDelay = delay;
+            return this;
+        }
+
+        /** Retryable failures of one unit after which the request fails, {@code >= 1}. */
+        public Builder maxFailures(int max) {
+            this.maxFailures = max;
+            return this;
+        }
+
+        /** Execution timeouts of one unit after which the request fails, {@code >= 1}. */
+        public Builder maxExecutionTimeouts(int max) {
+            this.maxExecutionTimeouts = max;
+            return this;
+        }
+
+        /** The look-ahead, as a multiple of the workers, {@code > 0}. */
+        public Builder lookaheadFactor(double factor) {
+            this.lookaheadFactor = factor;
+            return this;
+        }
+
+        /** True for ordered launch, false for the unordered baseline. */
+        public Builder ordered(boolean ordered) {
+            this.ordered = ordered;
+            return this;
+        }
+
+        /**
+         * @throws IllegalArgumentException naming the field and the value when a value is out of range
+         * @throws NullPointerException if a duration is null
+         */
+        public EngineConfig build() {
+            return new EngineConfig(launchWindowPercent, launchWindowMin, launchWindowMax, refusedDelay, failureDelay,
+                    maxFailures, maxExecutionTimeouts, lookaheadFactor, ordered);
+        }
+    }
+}

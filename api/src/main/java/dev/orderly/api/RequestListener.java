@@ -1,0 +1,45 @@
+package dev.orderly.api;
+
+/**
+ * Events of one request, for metrics and progress displays. Every method is a no-op by default.
+ *
+ * <p>Methods are called from the request's job threads, possibly many at once, so an implementation must be
+ * thread-safe and quick. An exception thrown by a listener is logged and never breaks the request.
+ */
+public interface RequestListener {
+
+    /** A listener that does nothing. */
+    RequestListener NONE = new RequestListener() { };
+
+    /** The job of {@code key} joined the launch queue to wait for its turn. */
+    default void onQueued(JobKey key) {
+    }
+
+    /** The job is about to dial a tier2. */
+    default void onDial(Job job) {
+    }
+
+    /** The dial was refused or the fleet was unreachable; nothing ran, the retry is not counted. */
+    default void onRefused(Job job, Tier2Exception cause) {
+    }
+
+    /** A tier2 took the job; it is running. */
+    default void onAdmitted(Job job) {
+    }
+
+    /** The job got in and failed (execution timeout or retryable error), or failed fatally. */
+    default void onFailed(Job job, Tier2Exception cause) {
+    }
+
+    /** The job ended well: its unit is done. */
+    default void onJobDone(Job job) {
+    }
+
+    /** The output of {@code key} was missing after its job succeeded; the unit runs again. */
+    default void onRerun(JobKey key) {
+    }
+
+    /** The client has received {@code segment}. */
+    default void onSegmentDelivered(long segment) {
+    }
+}
