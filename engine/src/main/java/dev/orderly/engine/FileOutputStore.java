@@ -1,0 +1,104 @@
+package dev.orderly.engine;
+
+import dev.orderly.api.OutputStore;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * An {@link OutputStore} on disk: one file per segment, named {@code segment-<n>.out}, in one directory.
+ *
+ * <p>A write goes to a temporary file in the same directory and is then moved into place atomically, so a reader
+ * sees either no file or the whole output, never part of one. A missing file reads as empty. Any other I/O problem is
+ * an {@link IOException} whose message names the path. This class is thread-safe.
+ */
+public final class FileOutputStore implements OutputStore {
+
+    private final Path dir;
+
+    /**
+     * A store in {@code dir}, which is created if it does not exist.
+     *
+     * @throws UncheckedIOException naming {@code dir} if it can not be created or is not a directory
+     */
+    public FileOutputStore(Path dir) {
+        this.dir = Objects.requireNonNull(dir, "dir");
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new UncheckedIOException("can not create output directory " + dir + ": " + e, e);
+        }
+    }
+
+    /** The directory this store writes to. */
+    public Path directory() {
+        return dir;
+    }
+
+    /** The file that holds the output of {@code segment}. */
+    public Path pathOf(long segment) {
+        if (segment < 0) {
+            throw new IllegalArgumentException("segment must be >= 0, was " + segment);
+        }
+        return dir.resolve("segment-" + segment + ".out");
+    }
+
+    /**
+     * Stores {@code output} as the output of {@code segment}, atomically replacing any earlier one.
+     *
+     * @throws IOException naming the path when the write fails
+     */
+    public void write(long segment, byte[] output) throws IOException {
+        Objects.requireNonNull(output, "output");
+        Path target = pathOf(segment);
+        Path temp = null;
+        try {
+            temp = Files.createTempFile(dir, "segment-" + segment + "-", ".tmp");
+            Files.write(temp, output);
+            try {
+                Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING);
+            }
+            temp = null;
+        } catch (IOException e) {
+            throw new IOException("can not write " + target + ": " + e, e);
+        } finally {
+            if (temp != null) {
+                Files.deleteIfExists(temp);
+            }
+        }
+    }
+
+    /**
+     * Deletes the output of {@code segment}, if any.
+     *
+     * @throws IOException naming the path when the delete fails
+     */
+    public void delete(long segment) throws IOException {
+        Path target = pathOf(segment);
+        try {
+            Files.deleteIfExists(target);
+        } catch (IOException e) {
+            throw new IOException("can not delete " + target + ": " + e, e);
+        }
+    }
+
+    @Override
+    public Optional<byte[]> read(long segment) throws IOException {
+        Path target = pathOf(segment);
+        try {
+            return Optional.of(Files.readAllBytes(target));
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        } catch (IOException e) {
+            throw new IOException("can not read " + target + ": " + e, e);
+        }
+    }
+}
