@@ -1,0 +1,339 @@
+package dev.orderly.sim.cli;
+
+import dev.orderly.sim.fleet.FaultRates;
+import dev.orderly.sim.fleet.FleetConfig;
+import dev.orderly.sim.fleet.TimeScale;
+import dev.orderly.sim.report.Report;
+import dev.orderly.sim.report.TimelineSvg;
+import dev.orderly.sim.run.ProgressSample;
+import dev.orderly.sim.run.RunResult;
+import dev.orderly.sim.run.RunSpec;
+import dev.orderly.sim.run.Scenario;
+import dev.orderly.sim.run.SimulationRun;
+import dev.orderly.sim.run.Strategy;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.function.Consumer;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * The {@code orderly} command: runs the same scenario on a simulated, full fleet with ordered launch and with the
+ * unordered baseline (and a mixed run), shows progress, prints the comparison table and writes the picture.
+ *
+ * <p>Exit codes: 0 when every request delivered every segment; 1 when a request failed (the report says which and
+ * why) or the picture could not be written; 2 for a bad option or value (one line naming it).
+ */
+@Command(name = "orderly", mixinStandardHelpOptions = true, version = "orderly 0.1.0",
+        sortOptions = false, usageHelpAutoWidth = true,
+        description = {
+            "Runs one scenario on a simulated tier2 fleet that is full: several tenants' requests compete for its"
+                    + " slots, an instance at its limit refuses a job at once, and a refused job dials again.",
+            "It runs the scenario with ordered launch (the job the client reads first gets the next free slot), with"
+                    + " the unordered baseline (every refused job redials on its own), and mixed (one ordered tenant"
+                    + " among unordered ones); then prints a table and writes a picture.",
+            "Durations are simulated time, written like 250ms, 2s or 1.5s; --time-scale sets how fast it runs."},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:every request delivered every segment", "1:a request failed, or the picture could not be"
+                + " written", "2:bad option or value"})
+public final class OrderlyCommand implements Callable<Integer> {
+
+    /** The default picture path, relative to the current directory. */
+    static final Path DEFAULT_OUTPUT = Path.of("orderly-out", "timeline.svg");
+
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "--segments", paramLabel = "N", defaultValue = "60",
+            description = "Segments per tenant request (default: ${DEFAULT-VALUE}).")
+    private long segments;
+
+    @Option(names = "--stages", paramLabel = "N", defaultValue = "2",
+            description = "Stages per segment (default: ${DEFAULT-VALUE}).")
+    private int stages;
+
+    @Option(names = "--workers", paramLabel = "N", defaultValue = "20",
+            description = "Workers per tenant request: its most jobs alive at once (default: ${DEFAULT-VALUE}).")
+    private int workers;
+
+    @Option(names = "--tenants", paramLabel = "N", defaultValue = "4",
+            description = "Tenant requests sharing the fleet at once (default: ${DEFAULT-VALUE}).")
+    private int tenants;
+
+    @Option(names = "--instances", paramLabel = "N", defaultValue = "4",
+            description = "Tier2 instances behind the load balancer (default: ${DEFAULT-VALUE}).")
+    private int instances;
+
+    @Option(names = "--slots", paramLabel = "N", defaultValue = "4",
+            description = "Concurrent jobs per instance before it refuses (default: ${DEFAULT-VALUE}).")
+    private int slots;
+
+    @Option(names = "--job-duration", paramLabel = "DURATION", defaultValue = "2s",
+            converter = DurationConverter.class,
+            description = "Median run time of a job (default: ${DEFAULT-VALUE}).")
+    private Duration jobDuration;
+
+    @Option(names = "--job-spread", paramLabel = "SIGMA", defaultValue = "0.4",
+            description = "Spread of job run times, log-normal sigma, 0..3; 0 = all equal (default: ${DEFAULT-VALUE}).")
+    private double jobSpread;
+
+    @Option(names = "--client-time", paramLabel = "DURATION", defaultValue = "250ms",
+            converter = DurationConverter.class,
+            description = "Time the client spends reading one segment (default: ${DEFAULT-VALUE}).")
+    private Duration clientTime;
+
+    @Option(names = "--refused-delay", paramLabel = "DURATION", defaultValue = "100ms",
+            converter = DurationConverter.class,
+            description = "Engine: wait before a refused job dials again (default: ${DEFAULT-VALUE}).")
+    private Duration refusedDelay;
+
+    @Option(names = "--failure-delay", paramLabel = "DURATION", defaultValue = "1s",
+            converter = DurationConverter.class,
+            description = "Engine: wait before a failed job dials again (default: ${DEFAULT-VALUE}).")
+    private Duration failureDelay;
+
+    @Option(names = "--unreachable-rate", paramLabel = "P", defaultValue = "0.01",
+            description = "Fault: probability a dial finds no healthy upstream (default: ${DEFAULT-VALUE}).")
+    private double unreachableRate;
+
+    @Option(names = "--timeout-rate", paramLabel = "P", defaultValue = "0.005",
+            description = "Fault: probability an admitted job runs past its deadline (default: ${DEFAULT-VALUE}).")
+    private double timeoutRate;
+
+    @Option(names = "--retryable-rate", paramLabel = "P", defaultValue = "0.01",
+            description = "Fault: probability an admitted job fails with a retryable error (default: ${DEFAULT-VALUE}).")
+    private double retryableRate;
+
+    @Option(names = "--fatal-rate", paramLabel = "P", defaultValue = "0",
+            description = "Fault: probability an admitted job fails fatally, failing its request"
+                    + " (default: ${DEFAULT-VALUE}).")
+    private double fatalRate;
+
+    @Option(names = "--missing-output-rate", paramLabel = "P", defaultValue = "0.01",
+            description = "Fault: probability a last-stage job succeeds but its output is missing"
+                    + " (default: ${DEFAULT-VALUE}).")
+    private double missingOutputRate;
+
+    @Option(names = "--seed", paramLabel = "N", defaultValue = "42",
+            description = "Seed of every random draw; the same seed gives the same fleet (default: ${DEFAULT-VALUE}).")
+    private long seed;
+
+    @Option(names = "--strategy", paramLabel = "NAME", defaultValue = "all",
+            description = "ordered, unordered, both (ordered then unordered), mixed, or all (both, then mixed)"
+                    + " (default: ${DEFAULT-VALUE}).")
+    private String strategy;
+
+    @Option(names = "--time-scale", paramLabel = "X", defaultValue = "10",
+            description = "Simulated seconds per wall-clock second (default: ${DEFAULT-VALUE}).")
+    private double timeScale;
+
+    @Option(names = {"-o", "--output"}, paramLabel = "FILE", defaultValue = "orderly-out/timeline.svg",
+            description = "Where to write the picture (default: ${DEFAULT-VALUE}).")
+    private Path output;
+
+    @Option(names = {"-q", "--quiet"}, description = "No progress lines; only the table and the picture's path.")
+    private boolean quiet;
+
+    private final PrintWriter out;
+    private final PrintWriter err;
+    private final boolean terminal;
+
+    OrderlyCommand(PrintWriter out, PrintWriter err, boolean terminal) {
+        this.out = out;
+        this.err = err;
+        this.terminal = terminal;
+    }
+
+    /** Runs the command and exits with its exit code. */
+    public static void main(String[] args) {
+        // The engine logs through SLF4J; the command prints for people, so only errors reach stderr by default.
+        if (System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
+            System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "error");
+        }
+        PrintWriter out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
+        PrintWriter err = new PrintWriter(System.err, true, StandardCharsets.UTF_8);
+        boolean terminal = System.console() != null && System.console().isTerminal();
+        System.exit(execute(args, out, err, terminal));
+    }
+
+    /** Runs the command with {@code args}, printing to {@code out} and {@code err}; returns the exit code. */
+    static int execute(String[] args, PrintWriter out, PrintWriter err, boolean terminal) {
+        CommandLine cl = new CommandLine(new OrderlyCommand(out, err, terminal));
+        cl.setOut(out);
+        cl.setErr(err);
+        cl.setParameterExceptionHandler((ex, a) -> {
+            err.println("orderly: " + firstLine(ex.getMessage()) + " (see orderly --help)");
+            err.flush();
+            return 2;
+        });
+        cl.setExecutionExceptionHandler((ex, c, parsed) -> {
+            err.println("orderly: " + firstLine(String.valueOf(ex)));
+            err.flush();
+            return 1;
+        });
+        return cl.execute(args);
+    }
+
+    private static String firstLine(String s) {
+        int nl = s.indexOf('\n');
+        return (nl < 0 ? s : s.substring(0, nl)).strip();
+    }
+
+    @Override
+    public Integer call() throws InterruptedException {
+        Scenario scenario = scenario();
+        List<RunSpec> runs = runs();
+        long started = System.nanoTime();
+        printHeading(scenario);
+        List<RunResult> results = new ArrayList<>();
+        for (int i = 0; i < runs.size(); i++) {
+            RunSpec run = runs.get(i);
+            if (!quiet) {
+                out.printf(Locale.ROOT, "run %d/%d: %s%n", i + 1, runs.size(), describe(run));
+            }
+            ProgressPrinter printer = new ProgressPrinter(out, terminal);
+            Consumer<ProgressSample> progress = quiet ? p -> { } : printer;
+            Duration period = terminal ? Duration.ofMillis(200) : Duration.ofSeconds(2);
+            RunResult result = new SimulationRun(scenario, run, period, progress).run();
+            printer.finish();
+            results.add(result);
+        }
+        Report report = new Report(results);
+        out.println();
+        out.print(report.table().render());
+        out.println();
+        out.println("Times are simulated seconds. first segment: mean over tenants, start -> first segment delivered."
+                + " lag: per segment, output ready -> delivered to the client (p50/p90/max over all segments)."
+                + " client stall: mean over tenants of the time the client waited with nothing to read."
+                + " total: start -> last segment delivered. dials/s: dials per simulated second on the fleet."
+                + " failures: jobs that got in and failed.");
+        for (String note : report.notes()) {
+            out.println(note);
+        }
+        long wall = System.nanoTime() - started;
+        int code = results.stream().allMatch(RunResult::allCompleted) ? 0 : 1;
+        Path picture = output.toAbsolutePath().normalize();
+        try {
+            new TimelineSvg(pictureHeading(scenario), report.panels(), stages, scenario.fleet().timeScale())
+                    .write(picture);
+            out.println("picture: " + picture);
+        } catch (IOException e) {
+            err.println("orderly: cannot write the picture to " + picture + ": " + e);
+            code = 1;
+        }
+        out.printf(Locale.ROOT, "wall-clock time: %.1f s%n", wall / 1e9);
+        out.flush();
+        return code;
+    }
+
+    private Scenario scenario() {
+        check("--segments", segments >= 1 && segments <= 100_000, segments, "between 1 and 100000");
+        check("--stages", stages >= 1 && stages <= 16, stages, "between 1 and 16");
+        check("--workers", workers >= 1 && workers <= 10_000, workers, "between 1 and 10000");
+        check("--tenants", tenants >= 1 && tenants <= 1_000, tenants, "between 1 and 1000");
+        check("--instances", instances >= 1 && instances <= 10_000, instances, "between 1 and 10000");
+        check("--slots", slots >= 1 && slots <= 10_000, slots, "between 1 and 10000");
+        check("--job-duration", jobDuration.isPositive(), DurationConverter.format(jobDuration), "> 0");
+        check("--job-spread", jobSpread >= 0 && jobSpread <= 3, jobSpread, "between 0 and 3");
+        check("--unreachable-rate", isRate(unreachableRate), unreachableRate, "between 0 and 1");
+        check("--timeout-rate", isRate(timeoutRate), timeoutRate, "between 0 and 1");
+        check("--retryable-rate", isRate(retryableRate), retryableRate, "between 0 and 1");
+        check("--fatal-rate", isRate(fatalRate), fatalRate, "between 0 and 1");
+        check("--missing-output-rate", isRate(missingOutputRate), missingOutputRate, "between 0 and 1");
+        double perAdmission = timeoutRate + retryableRate + fatalRate + missingOutputRate;
+        if (perAdmission > 1) {
+            throw new ParameterException(spec.commandLine(), String.format(Locale.ROOT,
+                    "--timeout-rate + --retryable-rate + --fatal-rate + --missing-output-rate must be <= 1, was %s",
+                    perAdmission));
+        }
+        check("--time-scale", timeScale > 0 && timeScale <= 1_000_000, timeScale, "> 0 and <= 1000000");
+        if (strategyRuns() == null) {
+            throw new ParameterException(spec.commandLine(), "--strategy must be one of ordered, unordered, both,"
+                    + " mixed, all; was '" + strategy + "'");
+        }
+        if (strategy.equalsIgnoreCase("mixed") || (strategy.equalsIgnoreCase("all") && tenants < 2)) {
+            check("--tenants", tenants >= 2, tenants, ">= 2 for a mixed run (or use --strategy=both)");
+        }
+        FaultRates faults = new FaultRates(unreachableRate, timeoutRate, retryableRate, fatalRate, missingOutputRate);
+        FleetConfig fleet = new FleetConfig(instances, slots, jobDuration, jobSpread, faults, seed,
+                new TimeScale(timeScale));
+        return new Scenario(segments, stages, workers, tenants, fleet, clientTime, refusedDelay, failureDelay);
+    }
+
+    private List<RunSpec> runs() {
+        List<RunSpec> runs = new ArrayList<>();
+        for (String name : strategyRuns()) {
+            runs.add(switch (name) {
+                case "ordered" -> RunSpec.all(Strategy.ORDERED, tenants);
+                case "unordered" -> RunSpec.all(Strategy.UNORDERED, tenants);
+                default -> RunSpec.mixed(tenants);
+            });
+        }
+        return runs;
+    }
+
+    private List<String> strategyRuns() {
+        return switch (strategy.strip().toLowerCase(Locale.ROOT)) {
+            case "ordered" -> List.of("ordered");
+            case "unordered" -> List.of("unordered");
+            case "both" -> List.of("ordered", "unordered");
+            case "mixed" -> List.of("mixed");
+            case "all" -> List.of("ordered", "unordered", "mixed");
+            default -> null;
+        };
+    }
+
+    private void check(String option, boolean ok, Object value, String rule) {
+        if (!ok) {
+            throw new ParameterException(spec.commandLine(), option + " must be " + rule + ", was " + value);
+        }
+    }
+
+    private static boolean isRate(double p) {
+        return p >= 0 && p <= 1;
+    }
+
+    private String describe(RunSpec run) {
+        return switch (run.name()) {
+            case "ordered" -> "ordered: every tenant uses ordered launch";
+            case "unordered" -> "unordered: every tenant uses the unordered baseline";
+            default -> "mixed: tenant-1 uses ordered launch, the other " + (run.tenants() - 1) + " the baseline";
+        };
+    }
+
+    private void printHeading(Scenario s) {
+        FleetConfig f = s.fleet();
+        out.printf(Locale.ROOT, "orderly: %d tenants x %d segments x %d stages, %d workers each, on %d instances x %d"
+                        + " slots (%d slots for %d workers)%n",
+                s.tenants(), s.segments(), s.stages(), s.workers(), f.instances(), f.slotsPerInstance(),
+                f.capacity(), s.tenants() * s.workers());
+        out.printf(Locale.ROOT, "  job %s median (spread %s), client %s per segment, refused delay %s, failure delay"
+                        + " %s%n",
+                DurationConverter.format(f.jobDuration()), f.jobSpread(), DurationConverter.format(s.clientTime()),
+                DurationConverter.format(s.refusedDelay()), DurationConverter.format(s.failureDelay()));
+        FaultRates r = f.faults();
+        out.printf(Locale.ROOT, "  faults: unreachable %s, execution timeout %s, retryable %s, fatal %s, output"
+                        + " missing %s; seed %d; time scale %s (1 simulated s = %.0f ms wall)%n",
+                r.unreachable(), r.executionTimeout(), r.retryable(), r.fatal(), r.outputMissing(), f.seed(),
+                f.timeScale().factor(), 1000 / f.timeScale().factor());
+        out.flush();
+    }
+
+    private String pictureHeading(Scenario s) {
+        return String.format(Locale.ROOT, "orderly: %d tenants x %d segments x %d stages, %d workers each, %d x %d"
+                        + " slots, job %s, seed %d",
+                s.tenants(), s.segments(), s.stages(), s.workers(), s.fleet().instances(),
+                s.fleet().slotsPerInstance(), DurationConverter.format(s.fleet().jobDuration()), s.fleet().seed());
+    }
+}
