@@ -88,7 +88,7 @@ public final class OrderlyCommand implements Callable<Integer> {
             description = "Spread of job run times, log-normal sigma, 0..3; 0 = all equal (default: ${DEFAULT-VALUE}).")
     private double jobSpread;
 
-    @Option(names = "--client-time", paramLabel = "DURATION", defaultValue = "250ms",
+    @Option(names = "--client-time", paramLabel = "DURATION", defaultValue = "500ms",
             converter = DurationConverter.class,
             description = "Time the client spends reading one segment (default: ${DEFAULT-VALUE}).")
     private Duration clientTime;
@@ -196,6 +196,7 @@ public final class OrderlyCommand implements Callable<Integer> {
         List<RunSpec> runs = runs();
         long started = System.nanoTime();
         printHeading(scenario);
+        warmUp();
         List<RunResult> results = new ArrayList<>();
         for (int i = 0; i < runs.size(); i++) {
             RunSpec run = runs.get(i);
@@ -235,6 +236,20 @@ public final class OrderlyCommand implements Callable<Integer> {
         out.printf(Locale.ROOT, "wall-clock time: %.1f s%n", wall / 1e9);
         out.flush();
         return code;
+    }
+
+    /**
+     * A short run of both strategies that is not reported: it loads and compiles the engine's and the fleet's code,
+     * so that the first measured run does not pay for it (it would otherwise add tens of wall-clock milliseconds,
+     * which the time scale multiplies, to whichever strategy runs first).
+     */
+    private void warmUp() throws InterruptedException {
+        FleetConfig fleet = new FleetConfig(1, 2, Duration.ofSeconds(2), 0.4, FaultRates.NONE, seed,
+                new TimeScale(200));
+        Scenario small = new Scenario(8, 2, 4, 2, fleet, Duration.ZERO, Duration.ofMillis(100), Duration.ofSeconds(1));
+        for (RunSpec run : List.of(RunSpec.all(Strategy.ORDERED, 2), RunSpec.all(Strategy.UNORDERED, 2))) {
+            new SimulationRun(small, run, Duration.ofSeconds(10), p -> { }).run();
+        }
     }
 
     private Scenario scenario() {
