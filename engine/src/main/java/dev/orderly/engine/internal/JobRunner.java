@@ -137,8 +137,8 @@ final class JobRunner {
                 LOG.warn("{} timed out on attempt {} ({} of {}): {}", key, job.attempt(), attempts.timeouts,
                         config.maxExecutionTimeouts(), e.getMessage());
                 if (attempts.timeouts >= config.maxExecutionTimeouts()) {
-                    throw new RequestFailedException(key, key + " timed out " + attempts.timeouts
-                            + " times, giving up: " + e.getMessage(), e);
+                    throw new RequestFailedException(key, key + " timed out " + times(attempts.timeouts)
+                            + ", giving up: " + e.getMessage(), e);
                 }
                 gate.failed(key);
                 return false;
@@ -150,8 +150,8 @@ final class JobRunner {
                 LOG.warn("{} failed on attempt {} ({} of {}): {}", key, job.attempt(), attempts.failures,
                         config.maxFailures(), e.getMessage());
                 if (attempts.failures >= config.maxFailures()) {
-                    throw new RequestFailedException(key, key + " failed " + attempts.failures
-                            + " times, giving up: " + e.getMessage(), e);
+                    throw new RequestFailedException(key, key + " failed " + times(attempts.failures)
+                            + ", giving up: " + e.getMessage(), e);
                 }
                 gate.failed(key);
                 return false;
@@ -164,6 +164,10 @@ final class JobRunner {
             }
             default -> throw new IllegalStateException("unknown kind " + e.kind(), e);
         }
+    }
+
+    private static String times(int n) {
+        return n == 1 ? "1 time" : n + " times";
     }
 
     private static Tier2Exception asFatal(RuntimeException e) {
