@@ -34,7 +34,7 @@ import java.util.function.Function;
  * Subtasks that end after the scope was cancelled are not reported to {@link #onComplete}, so an interrupted job
  * never hides the failure that caused the cancellation. One instance serves one request; {@link #run} is called once.
  */
-public final class RequestScope implements StructuredTaskScope.Joiner<Object, Void> {
+final class RequestScope implements StructuredTaskScope.Joiner<Object, Void> {
 
     private final String name;
     private final Scheduler scheduler;
