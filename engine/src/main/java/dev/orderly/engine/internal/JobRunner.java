@@ -57,25 +57,43 @@ final class JobRunner {
         this.listener = listener;
     }
 
-    /** The state of one job across its dials. Lives on the job's own thread only. */
+    /** How many times a unit was dialed, over all its jobs. Lives on the job's own thread only. */
+    static final class Dials {
+        private int count;
+
+        /** Starts after {@code prior} dials of earlier jobs of the unit. */
+        Dials(int prior) {
+            this.count = prior;
+        }
+
+        int count() {
+            return count;
+        }
+    }
+
+    /** The counted outcomes of one job. Lives on the job's own thread only. */
     private static final class Attempts {
-        int dials;
+        final Dials dials;
         int failures;
         int timeouts;
+
+        Attempts(Dials dials) {
+            this.dials = dials;
+        }
     }
 
     /**
-     * Runs the unit of {@code key} until it is done.
+     * Runs the unit of {@code key} until it is done; {@code dials} counts every dial (and numbers the attempts).
      *
      * @throws RequestFailedException when the unit failed for good; the request must fail with it
      * @throws InterruptedException when the request was cancelled
      */
-    void run(JobKey key) throws RequestFailedException, InterruptedException {
+    void run(JobKey key, Dials dials) throws RequestFailedException, InterruptedException {
         MDC.put("request", requestId);
         MDC.put("segment", Long.toString(key.segment()));
         MDC.put("stage", Integer.toString(key.stage()));
         try {
-            Attempts attempts = new Attempts();
+            Attempts attempts = new Attempts(dials);
             while (!attempt(key, attempts)) {
                 // the job was refused or failed and may be retried: go round for another turn
             }
@@ -90,7 +108,7 @@ final class JobRunner {
     /** One turn and one dial. Returns true when the unit is done, false when the job should dial again. */
     private boolean attempt(JobKey key, Attempts attempts) throws RequestFailedException, InterruptedException {
         gate.awaitTurn(key);
-        Job job = new Job(requestId, key, ++attempts.dials);
+        Job job = new Job(requestId, key, ++attempts.dials.count);
         counters.dial();
         listener.onDial(job);
         LOG.debug("dial {} attempt {}", key, job.attempt());
@@ -137,8 +155,8 @@ final class JobRunner {
                 LOG.warn("{} timed out on attempt {} ({} of {}): {}", key, job.attempt(), attempts.timeouts,
                         config.maxExecutionTimeouts(), e.getMessage());
                 if (attempts.timeouts >= config.maxExecutionTimeouts()) {
-                    throw new RequestFailedException(key, key + " timed out " + attempts.timeouts
-                            + " times, giving up: " + e.getMessage(), e);
+                    throw new RequestFailedException(key, key + " timed out " + times(attempts.timeouts)
+                            + ", giving up: " + e.getMessage(), e);
                 }
                 gate.failed(key);
                 return false;
@@ -150,8 +168,8 @@ final class JobRunner {
                 LOG.warn("{} failed on attempt {} ({} of {}): {}", key, job.attempt(), attempts.failures,
                         config.maxFailures(), e.getMessage());
                 if (attempts.failures >= config.maxFailures()) {
-                    throw new RequestFailedException(key, key + " failed " + attempts.failures
-                            + " times, giving up: " + e.getMessage(), e);
+                    throw new RequestFailedException(key, key + " failed " + times(attempts.failures)
+                            + ", giving up: " + e.getMessage(), e);
                 }
                 gate.failed(key);
                 return false;
@@ -164,6 +182,10 @@ final class JobRunner {
             }
             default -> throw new IllegalStateException("unknown kind " + e.kind(), e);
         }
+    }
+
+    private static String times(int n) {
+        return n == 1 ? "1 time" : n + " times";
     }
 
     private static Tier2Exception asFatal(RuntimeException e) {

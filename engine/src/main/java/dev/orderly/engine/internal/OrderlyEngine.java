@@ -2,7 +2,6 @@ package dev.orderly.engine.internal;
 
 import dev.orderly.api.Engine;
 import dev.orderly.api.EngineConfig;
-import dev.orderly.api.JobKey;
 import dev.orderly.api.Request;
 import dev.orderly.api.RequestFailedException;
 import dev.orderly.api.RequestListener;
@@ -87,14 +86,15 @@ public final class OrderlyEngine implements Engine {
         return result;
     }
 
-    private static Callable<Void> job(JobKey key, JobRunner runner, Scheduler scheduler) {
+    private static Callable<Void> job(Launch launch, JobRunner runner, Scheduler scheduler) {
         return () -> {
+            JobRunner.Dials dials = new JobRunner.Dials(launch.priorDials());
             boolean succeeded = false;
             try {
-                runner.run(key);
+                runner.run(launch.key(), dials);
                 succeeded = true;
             } finally {
-                scheduler.jobEnded(key, succeeded);
+                scheduler.jobEnded(launch.key(), succeeded, dials.count());
             }
             return null;
         };
