@@ -24,6 +24,7 @@ import java.util.function.Consumer;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
@@ -49,94 +50,16 @@ import picocli.CommandLine.Spec;
                 + " written", "2:bad option or value"})
 public final class OrderlyCommand implements Callable<Integer> {
 
-    /** The default picture path, relative to the current directory. */
-    static final Path DEFAULT_OUTPUT = Path.of("orderly-out", "timeline.svg");
-
     @Spec
     private CommandSpec spec;
 
-    @Option(names = "--segments", paramLabel = "N", defaultValue = "60",
-            description = "Segments per tenant request (default: ${DEFAULT-VALUE}).")
-    private long segments;
-
-    @Option(names = "--stages", paramLabel = "N", defaultValue = "2",
-            description = "Stages per segment (default: ${DEFAULT-VALUE}).")
-    private int stages;
-
-    @Option(names = "--workers", paramLabel = "N", defaultValue = "20",
-            description = "Workers per tenant request: its most jobs alive at once (default: ${DEFAULT-VALUE}).")
-    private int workers;
-
-    @Option(names = "--tenants", paramLabel = "N", defaultValue = "4",
-            description = "Tenant requests sharing the fleet at once (default: ${DEFAULT-VALUE}).")
-    private int tenants;
-
-    @Option(names = "--instances", paramLabel = "N", defaultValue = "4",
-            description = "Tier2 instances behind the load balancer (default: ${DEFAULT-VALUE}).")
-    private int instances;
-
-    @Option(names = "--slots", paramLabel = "N", defaultValue = "4",
-            description = "Concurrent jobs per instance before it refuses (default: ${DEFAULT-VALUE}).")
-    private int slots;
-
-    @Option(names = "--job-duration", paramLabel = "DURATION", defaultValue = "2s",
-            converter = DurationConverter.class,
-            description = "Median run time of a job (default: ${DEFAULT-VALUE}).")
-    private Duration jobDuration;
-
-    @Option(names = "--job-spread", paramLabel = "SIGMA", defaultValue = "0.4",
-            description = "Spread of job run times, log-normal sigma, 0..3; 0 = all equal (default: ${DEFAULT-VALUE}).")
-    private double jobSpread;
-
-    @Option(names = "--client-time", paramLabel = "DURATION", defaultValue = "500ms",
-            converter = DurationConverter.class,
-            description = "Time the client spends reading one segment (default: ${DEFAULT-VALUE}).")
-    private Duration clientTime;
-
-    @Option(names = "--refused-delay", paramLabel = "DURATION", defaultValue = "100ms",
-            converter = DurationConverter.class,
-            description = "Engine: wait before a refused job dials again (default: ${DEFAULT-VALUE}).")
-    private Duration refusedDelay;
-
-    @Option(names = "--failure-delay", paramLabel = "DURATION", defaultValue = "1s",
-            converter = DurationConverter.class,
-            description = "Engine: wait before a failed job dials again (default: ${DEFAULT-VALUE}).")
-    private Duration failureDelay;
-
-    @Option(names = "--unreachable-rate", paramLabel = "P", defaultValue = "0.01",
-            description = "Fault: probability a dial finds no healthy upstream (default: ${DEFAULT-VALUE}).")
-    private double unreachableRate;
-
-    @Option(names = "--timeout-rate", paramLabel = "P", defaultValue = "0.005",
-            description = "Fault: probability an admitted job runs past its deadline (default: ${DEFAULT-VALUE}).")
-    private double timeoutRate;
-
-    @Option(names = "--retryable-rate", paramLabel = "P", defaultValue = "0.01",
-            description = "Fault: probability an admitted job fails with a retryable error (default: ${DEFAULT-VALUE}).")
-    private double retryableRate;
-
-    @Option(names = "--fatal-rate", paramLabel = "P", defaultValue = "0",
-            description = "Fault: probability an admitted job fails fatally, failing its request"
-                    + " (default: ${DEFAULT-VALUE}).")
-    private double fatalRate;
-
-    @Option(names = "--missing-output-rate", paramLabel = "P", defaultValue = "0.01",
-            description = "Fault: probability a last-stage job succeeds but its output is missing"
-                    + " (default: ${DEFAULT-VALUE}).")
-    private double missingOutputRate;
-
-    @Option(names = "--seed", paramLabel = "N", defaultValue = "42",
-            description = "Seed of every random draw; the same seed gives the same fleet (default: ${DEFAULT-VALUE}).")
-    private long seed;
+    @Mixin
+    private ScenarioOptions scenarioOptions;
 
     @Option(names = "--strategy", paramLabel = "NAME", defaultValue = "all",
             description = "ordered, unordered, both (ordered then unordered), mixed, or all (both, then mixed)"
                     + " (default: ${DEFAULT-VALUE}).")
     private String strategy;
-
-    @Option(names = "--time-scale", paramLabel = "X", defaultValue = "10",
-            description = "Simulated seconds per wall-clock second (default: ${DEFAULT-VALUE}).")
-    private double timeScale;
 
     @Option(names = {"-o", "--output"}, paramLabel = "FILE", defaultValue = "orderly-out/timeline.svg",
             description = "Where to write the picture (default: ${DEFAULT-VALUE}).")
@@ -193,7 +116,7 @@ public final class OrderlyCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         Scenario scenario = scenario();
-        List<RunSpec> runs = runs();
+        List<RunSpec> runs = runs(scenario);
         long started = System.nanoTime();
         printHeading(scenario);
         warmUp();
@@ -214,11 +137,11 @@ public final class OrderlyCommand implements Callable<Integer> {
         out.println();
         out.print(report.table().render());
         out.println();
-        out.println("Times are simulated seconds. first segment: mean over tenants, start -> first segment delivered."
-                + " lag: per segment, output ready -> delivered to the client (p50/p90/max over all segments)."
-                + " client stall: mean over tenants of the time the client waited with nothing to read."
-                + " total: start -> last segment delivered. dials/s: dials per simulated second on the fleet."
-                + " failures: jobs that got in and failed.");
+        out.println("Times are simulated seconds. first segment: mean over tenants of start -> first segment delivered.");
+        out.println("lag: per segment, output ready -> delivered to the client (p50/p90/max over every segment).");
+        out.println("client stall: mean over tenants of the time the client waited with nothing to read.");
+        out.println("total: start -> last segment delivered. dials/s: dials per simulated second on the fleet.");
+        out.println("failures: jobs that got in and then failed (each was retried).");
         for (String note : report.notes()) {
             out.println(note);
         }
@@ -226,7 +149,7 @@ public final class OrderlyCommand implements Callable<Integer> {
         int code = results.stream().allMatch(RunResult::allCompleted) ? 0 : 1;
         Path picture = output.toAbsolutePath().normalize();
         try {
-            new TimelineSvg(pictureHeading(scenario), report.panels(), stages, scenario.fleet().timeScale())
+            new TimelineSvg(pictureHeading(scenario), report.panels(), scenario.stages(), scenario.fleet().timeScale())
                     .write(picture);
             out.println("picture: " + picture);
         } catch (IOException e) {
@@ -244,7 +167,7 @@ public final class OrderlyCommand implements Callable<Integer> {
      * which the time scale multiplies, to whichever strategy runs first).
      */
     private void warmUp() throws InterruptedException {
-        FleetConfig fleet = new FleetConfig(1, 2, Duration.ofSeconds(2), 0.4, FaultRates.NONE, seed,
+        FleetConfig fleet = new FleetConfig(1, 2, Duration.ofSeconds(2), 0.4, FaultRates.NONE, 1,
                 new TimeScale(200));
         Scenario small = new Scenario(8, 2, 4, 2, fleet, Duration.ZERO, Duration.ofMillis(100), Duration.ofSeconds(1));
         for (RunSpec run : List.of(RunSpec.all(Strategy.ORDERED, 2), RunSpec.all(Strategy.UNORDERED, 2))) {
@@ -253,46 +176,25 @@ public final class OrderlyCommand implements Callable<Integer> {
     }
 
     private Scenario scenario() {
-        check("--segments", segments >= 1 && segments <= 100_000, segments, "between 1 and 100000");
-        check("--stages", stages >= 1 && stages <= 16, stages, "between 1 and 16");
-        check("--workers", workers >= 1 && workers <= 10_000, workers, "between 1 and 10000");
-        check("--tenants", tenants >= 1 && tenants <= 1_000, tenants, "between 1 and 1000");
-        check("--instances", instances >= 1 && instances <= 10_000, instances, "between 1 and 10000");
-        check("--slots", slots >= 1 && slots <= 10_000, slots, "between 1 and 10000");
-        check("--job-duration", jobDuration.isPositive(), DurationConverter.format(jobDuration), "> 0");
-        check("--job-spread", jobSpread >= 0 && jobSpread <= 3, jobSpread, "between 0 and 3");
-        check("--unreachable-rate", isRate(unreachableRate), unreachableRate, "between 0 and 1");
-        check("--timeout-rate", isRate(timeoutRate), timeoutRate, "between 0 and 1");
-        check("--retryable-rate", isRate(retryableRate), retryableRate, "between 0 and 1");
-        check("--fatal-rate", isRate(fatalRate), fatalRate, "between 0 and 1");
-        check("--missing-output-rate", isRate(missingOutputRate), missingOutputRate, "between 0 and 1");
-        double perAdmission = timeoutRate + retryableRate + fatalRate + missingOutputRate;
-        if (perAdmission > 1) {
-            throw new ParameterException(spec.commandLine(), String.format(Locale.ROOT,
-                    "--timeout-rate + --retryable-rate + --fatal-rate + --missing-output-rate must be <= 1, was %s",
-                    perAdmission));
-        }
-        check("--time-scale", timeScale > 0 && timeScale <= 1_000_000, timeScale, "> 0 and <= 1000000");
+        Scenario scenario = scenarioOptions.toScenario(spec.commandLine());
         if (strategyRuns() == null) {
             throw new ParameterException(spec.commandLine(), "--strategy must be one of ordered, unordered, both,"
                     + " mixed, all; was '" + strategy + "'");
         }
-        if (strategy.equalsIgnoreCase("mixed") || (strategy.equalsIgnoreCase("all") && tenants < 2)) {
-            check("--tenants", tenants >= 2, tenants, ">= 2 for a mixed run (or use --strategy=both)");
+        if (strategyRuns().contains("mixed") && scenario.tenants() < 2) {
+            throw new ParameterException(spec.commandLine(), "--tenants must be >= 2 for a mixed run (or use"
+                    + " --strategy=both), was " + scenario.tenants());
         }
-        FaultRates faults = new FaultRates(unreachableRate, timeoutRate, retryableRate, fatalRate, missingOutputRate);
-        FleetConfig fleet = new FleetConfig(instances, slots, jobDuration, jobSpread, faults, seed,
-                new TimeScale(timeScale));
-        return new Scenario(segments, stages, workers, tenants, fleet, clientTime, refusedDelay, failureDelay);
+        return scenario;
     }
 
-    private List<RunSpec> runs() {
+    private List<RunSpec> runs(Scenario scenario) {
         List<RunSpec> runs = new ArrayList<>();
         for (String name : strategyRuns()) {
             runs.add(switch (name) {
-                case "ordered" -> RunSpec.all(Strategy.ORDERED, tenants);
-                case "unordered" -> RunSpec.all(Strategy.UNORDERED, tenants);
-                default -> RunSpec.mixed(tenants);
+                case "ordered" -> RunSpec.all(Strategy.ORDERED, scenario.tenants());
+                case "unordered" -> RunSpec.all(Strategy.UNORDERED, scenario.tenants());
+                default -> RunSpec.mixed(scenario.tenants());
             });
         }
         return runs;
@@ -307,16 +209,6 @@ public final class OrderlyCommand implements Callable<Integer> {
             case "all" -> List.of("ordered", "unordered", "mixed");
             default -> null;
         };
-    }
-
-    private void check(String option, boolean ok, Object value, String rule) {
-        if (!ok) {
-            throw new ParameterException(spec.commandLine(), option + " must be " + rule + ", was " + value);
-        }
-    }
-
-    private static boolean isRate(double p) {
-        return p >= 0 && p <= 1;
     }
 
     private String describe(RunSpec run) {
