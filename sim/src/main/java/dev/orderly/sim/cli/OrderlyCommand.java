@@ -141,7 +141,7 @@ public final class OrderlyCommand implements Callable<Integer> {
         out.println("lag: per segment, output ready -> delivered to the client (p50/p90/max over every segment).");
         out.println("client stall: mean over tenants of the time the client waited with nothing to read.");
         out.println("total: start -> last segment delivered. dials/s: dials per simulated second on the fleet.");
-        out.println("failures: jobs that got in and then failed (each was retried).");
+        out.println("failures: jobs that got in and then failed (retried unless fatal or out of retries).");
         for (String note : report.notes()) {
             out.println(note);
         }
