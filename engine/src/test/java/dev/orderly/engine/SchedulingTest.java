@@ -207,4 +207,41 @@ class SchedulingTest {
         assertTrue(queued.stream().anyMatch(k -> k.segment() > 0), "later segments were queued: " + queued);
         assertTrue(!queued.contains(unit), "the re-run waited in the queue: " + queued);
     }
+
+    @ParameterizedTest(name = "ordered={0}")
+    @ValueSource(booleans = {true, false})
+    void aShadowedJobThatFailsAfterItsSegmentWasDeliveredDoesNotFailTheRequest(boolean ordered) throws Exception {
+        // (1,0) is launched first and hangs; (1,1) then runs, covers stage 0 of segment 1, and segment 1 is
+        // delivered; only then does (1,0) fail fatally. Its unit is no longer needed, so the request succeeds.
+        RequestPlan plan = new RequestPlan(0, 2, 2, 2);
+        JobKey shadowed = new JobKey(1, 0);
+        CountDownLatch delivered = new CountDownLatch(1);
+        CountDownLatch shadowedDialed = new CountDownLatch(1);
+        InMemoryOutputStore store = new InMemoryOutputStore();
+        ScriptedTier2 tier2 = new ScriptedTier2(plan, store, job -> {
+            if (job.key().equals(new JobKey(0, 1))) {
+                shadowedDialed.await();
+            }
+            if (job.key().equals(shadowed)) {
+                shadowedDialed.countDown();
+                delivered.await();
+                return ScriptedTier2.dialThrows(dev.orderly.api.Tier2Exception.fatal("late failure", null));
+            }
+            return ScriptedTier2.OK;
+        });
+        RecordingClient recorder = new RecordingClient();
+
+        RequestResult result = Orderly.engine(ordered ? Fixtures.fast() : Fixtures.fastUnordered())
+                .run(Request.of(plan, tier2, store, (segment, output) -> {
+                    recorder.accept(segment, output);
+                    if (segment == 1) {
+                        delivered.countDown();
+                    }
+                }));
+
+        assertEquals(range(0, 2), recorder.segments());
+        assertEquals(2, result.segmentsDelivered());
+        assertEquals(1, tier2.dialsOf(shadowed));
+        assertEquals(0, tier2.openCalls());
+    }
 }

@@ -59,7 +59,7 @@ public final class OrderlyEngine implements Engine {
         DialGate gate = config.ordered()
                 ? new QueueGate(new LaunchQueue(plan.workers(), config, listener::onQueued))
                 : new DelayGate(config);
-        JobRunner runner = new JobRunner(id, request.tier2(), gate, config, counters, listener);
+        JobRunner runner = new JobRunner(id, request.tier2(), gate, config, counters, listener, scheduler::isNeeded);
         OutputWalker walker = new OutputWalker(id, plan, request.outputs(), request.client(), scheduler, counters,
                 listener);
         RequestScope scope = new RequestScope(id, scheduler, threadObserver);
@@ -91,8 +91,7 @@ public final class OrderlyEngine implements Engine {
             JobRunner.Dials dials = new JobRunner.Dials(launch.priorDials());
             boolean succeeded = false;
             try {
-                runner.run(launch.key(), dials);
-                succeeded = true;
+                succeeded = runner.run(launch.key(), dials) == JobRunner.Outcome.DONE;
             } finally {
                 scheduler.jobEnded(launch.key(), succeeded, dials.count());
             }

@@ -79,7 +79,9 @@ final class RequestScope implements StructuredTaskScope.Joiner<Object, Void> {
             } catch (InterruptedException e) {
                 interrupted = true;
                 scheduler.stop();
-                // join with the interrupt pending throws at once; close then cancels the scope and waits.
+                // With the interrupt pending, join throws at once and close cancels the scope (interrupting every
+                // thread) and waits. join returns instead only when no thread is left, or when a failure has
+                // already cancelled the scope: either way nothing is left to interrupt.
                 Thread.currentThread().interrupt();
             }
             try {

@@ -154,6 +154,16 @@ final class Scheduler {
         }
     }
 
+    /** False once nothing needs the unit of {@code key}: its segment was delivered or a higher stage is done. */
+    boolean isNeeded(JobKey key) {
+        lock.lock();
+        try {
+            return board.isNeeded(key);
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Diagnostic: the number of segments whose unit states are kept (bounded by the look-ahead). */
     int trackedSegments() {
         lock.lock();

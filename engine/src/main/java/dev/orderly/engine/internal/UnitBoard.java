@@ -153,6 +153,18 @@ final class UnitBoard {
         }
     }
 
+    /**
+     * False once nothing needs the unit of {@code key} any more: its segment was delivered, or a stage at or above
+     * it in the same segment is DONE.
+     */
+    boolean isNeeded(JobKey key) {
+        long segment = key.segment();
+        if (segment < reading) {
+            return false;
+        }
+        return segment >= windowEnd() || done[slot(segment)] < key.stage();
+    }
+
     /** True when the last stage of the client's segment is DONE: its output can be read. */
     boolean readingOutputDone() {
         return !finished() && done[slot(reading)] == lastStage;
