@@ -152,7 +152,7 @@ public final class TimelineSvg {
                 String colour = switch (j.ending()) {
                     case DONE -> RUNNING;
                     case FAILED -> FAILED;
-                    case CANCELLED -> CANCELLED;
+                    case ABANDONED, CANCELLED -> CANCELLED;
                 };
                 span(svg, px, y, laneH, j.admittedAt(), j.endedAt(), maxSeconds, colour);
             }

@@ -71,7 +71,7 @@ public final class SimulationRun {
                     scenario.clientTime());
             Request request = new Request(name, scenario.plan(), tier2, tier2.outputs(), client, recorder);
             recorders.add(recorder);
-            tenants.add(new Tenant(engines.get(strategy), request));
+            tenants.add(new Tenant(engines.get(strategy), request, recorder));
         }
 
         PeriodicSampler sampler = new PeriodicSampler("progress-" + spec.name(), progressPeriod,
@@ -143,13 +143,15 @@ public final class SimulationRun {
     private static final class Tenant {
         final Engine engine;
         final Request request;
+        final TenantRecorder recorder;
         final Thread thread;
         RequestResult result;
         String failure;
 
-        Tenant(Engine engine, Request request) {
+        Tenant(Engine engine, Request request, TenantRecorder recorder) {
             this.engine = engine;
             this.request = request;
+            this.recorder = recorder;
             this.thread = Thread.ofVirtual().name(request.id()).unstarted(this::run);
         }
 
@@ -167,6 +169,8 @@ public final class SimulationRun {
                 Thread.currentThread().interrupt();
             } catch (RuntimeException e) {
                 failure = "engine error: " + e;
+            } finally {
+                recorder.requestEnded(failure == null);
             }
         }
     }

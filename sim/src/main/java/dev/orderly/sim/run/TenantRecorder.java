@@ -19,7 +19,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * <h2>Invariants (all guarded by {@code lock})</h2>
  * <ul>
  *   <li>{@code open} holds the trace being built for each unit whose job is alive; it moves to {@code finished} when
- *       the job is done or fails, so a retry after a failure starts a new trace.
+ *       the job is done or fails, so a retry after a failure starts a new trace, or when its unit stops being needed
+ *       while the job still waits to get in (the engine then stops the job without an event; see
+ *       {@link JobTrace.Ending#ABANDONED}).
  *   <li>{@code queued + dialing + running == open.size()}; each open job is in exactly one of those states.
  *   <li>{@code readyAt[s]} is the last time segment {@code s}'s last-stage job succeeded; {@code deliveredAt[s]} the
  *       time the client received it; both {@code -1} until then.
@@ -207,13 +209,54 @@ public final class TenantRecorder implements RequestListener {
         long at = now();
         lock.lock();
         try {
-            close(job.key(), at, JobTrace.Ending.DONE);
-            long s = job.key().segment();
-            if (job.key().stage() == lastStage && s < readyAt.length) {
-                readyAt[(int) s] = at;
+            JobKey key = job.key();
+            close(key, at, JobTrace.Ending.DONE);
+            if (key.stage() == lastStage && key.segment() < readyAt.length) {
+                readyAt[(int) key.segment()] = at;
+            }
+            // The job of a higher stage also produced the partials of the stages under it.
+            for (int stage = 0; stage < key.stage(); stage++) {
+                abandonIfWaiting(new JobKey(key.segment(), stage), at);
             }
         } finally {
             lock.unlock();
+        }
+    }
+
+    @Override
+    public void onSegmentDelivered(long segment) {
+        long at = now();
+        lock.lock();
+        try {
+            for (int stage = 0; stage <= lastStage; stage++) {
+                abandonIfWaiting(new JobKey(segment, stage), at);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * The request has ended: every trace still open ends now, as {@link JobTrace.Ending#ABANDONED} if the request
+     * completed (nothing needed those jobs any more) or {@link JobTrace.Ending#CANCELLED} if it failed.
+     */
+    void requestEnded(boolean completed) {
+        long at = now();
+        lock.lock();
+        try {
+            for (JobKey key : List.copyOf(open.keySet())) {
+                close(key, at, completed ? JobTrace.Ending.ABANDONED : JobTrace.Ending.CANCELLED);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Ends the trace of {@code key} if its job is still waiting to get in: the engine will stop it unheard. */
+    private void abandonIfWaiting(JobKey key, long at) {
+        Open o = open.get(key);
+        if (o != null && o.state != State.RUNNING) {
+            close(key, at, JobTrace.Ending.ABANDONED);
         }
     }
 
