@@ -239,4 +239,19 @@ class RetryPathTest {
             }
         }
     }
+
+    @ParameterizedTest(name = "ordered={0}")
+    @ValueSource(booleans = {true, false})
+    void aClientThatReturnsNoCallFailsTheRequestClearly(boolean ordered) {
+        InMemoryOutputStore store = new InMemoryOutputStore();
+        ScriptedTier2 scripted = new ScriptedTier2(PLAN, store, job -> ScriptedTier2.OK);
+        dev.orderly.api.Tier2Client tier2 = job -> job.key().equals(UNIT) ? null : scripted.dial(job);
+
+        RequestFailedException failure = assertThrows(RequestFailedException.class,
+                () -> Orderly.engine(config(ordered)).run(Request.of(PLAN, tier2, store, new RecordingClient())));
+
+        assertEquals("segment 12 stage 2 failed fatally on attempt 1, giving up: "
+                + "tier2 client returned no call from dial", failure.getMessage());
+        assertEquals(0, scripted.openCalls());
+    }
 }

@@ -154,6 +154,9 @@ final class JobRunner {
         } catch (RuntimeException e) {
             return retryOrFail(job, asFatal(e), attempts);
         }
+        if (call == null) {
+            return retryOrFail(job, Tier2Exception.fatal("tier2 client returned no call from dial", null), attempts);
+        }
         try {
             gate.leave(key);
             counters.admission();
