@@ -68,7 +68,7 @@ public final class Report {
     private static String mixedNote(StrategyMetrics o, StrategyMetrics u) {
         return String.format(Locale.ROOT,
                 "mixed run: the ordered tenant got its first segment after %s (unordered tenants: %s on average), "
-                        + "was done after %s (unordered tenants: %s), and sent %s dials/s against %s per unordered "
+                        + "was done after %s (the last unordered tenant: %s), and sent %s dials/s against %s per unordered "
                         + "tenant (its launch queue keeps all but a few of its jobs silent, so it presses less on a "
                         + "full fleet).",
                 ComparisonTable.seconds(o.firstSegment()), ComparisonTable.seconds(u.firstSegment()),
