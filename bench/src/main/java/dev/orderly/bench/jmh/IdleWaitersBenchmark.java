@@ -1,0 +1,82 @@
+package dev.orderly.bench.jmh;
+
+import com.sun.management.OperatingSystemMXBean;
+import dev.orderly.api.EngineConfig;
+import dev.orderly.bench.queue.QueueKind;
+import dev.orderly.bench.queue.QueueUnderTest;
+import dev.orderly.bench.queue.Waiters;
+import java.lang.management.ManagementFactory;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.AuxCounters;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+
+/**
+ * What {@code waiters} jobs waiting outside the window cost while nothing moves. Each measured invocation watches the
+ * queue for one second; JMH divides the secondary results by the iteration's length, so they read per second:
+ * {@code wakeUps} (times a waiting thread woke up) and {@code cpuMillis} (process CPU time in milliseconds; 2,000 per
+ * second is both cores busy). The primary score only counts the one-second watches. The window (2, for 10 workers) is
+ * held by jobs that never dial, so every waiter stays outside it.
+ *
+ * <p>The process CPU includes the fork's own background (JMH, JIT, GC), the same for both queues.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+public class IdleWaitersBenchmark {
+
+    private static final long WATCH_MILLIS = 1_000;
+
+    @Param({"LAUNCH_QUEUE", "POLLING"})
+    public QueueKind queue;
+
+    @Param({"100", "1000", "10000"})
+    public int waiters;
+
+    private QueueUnderTest q;
+    private Waiters threads;
+
+    /** The secondary results, summed over an iteration's watches and reported per second. */
+    @State(Scope.Thread)
+    @AuxCounters(AuxCounters.Type.OPERATIONS)
+    public static class Cost {
+        public long wakeUps;
+        public double cpuMillis;
+
+        @Setup(Level.Iteration)
+        public void reset() {
+            wakeUps = 0;
+            cpuMillis = 0;
+        }
+    }
+
+    @Setup(Level.Trial)
+    public void startWaiters() {
+        q = queue.create(10, EngineConfig.defaults());
+        threads = Waiters.start(q, waiters);
+    }
+
+    @Benchmark
+    public void watchOneSecond(Cost cost) throws InterruptedException {
+        OperatingSystemMXBean os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+        long wakeUps0 = q.wakeUps();
+        long cpu0 = os.getProcessCpuTime();
+        Thread.sleep(WATCH_MILLIS);
+        cost.cpuMillis += (os.getProcessCpuTime() - cpu0) / 1e6;
+        cost.wakeUps += q.wakeUps() - wakeUps0;
+        threads.check();
+    }
+
+    @TearDown(Level.Trial)
+    public void cancelWaiters() throws InterruptedException {
+        threads.cancelAll();
+    }
+}
