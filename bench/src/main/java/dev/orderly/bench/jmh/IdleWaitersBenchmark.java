@@ -22,8 +22,8 @@ import org.openjdk.jmh.annotations.TearDown;
 /**
  * What {@code waiters} jobs waiting outside the window cost while nothing moves. Each measured invocation watches the
  * queue for one second; JMH divides the secondary results by the iteration's length, so they read per second:
- * {@code wakeUps} (times a waiting thread woke up) and {@code cpuMillis} (process CPU time in milliseconds; 2,000 per
- * second is both cores busy). The primary score only counts the one-second watches. The window (2, for 10 workers) is
+ * {@code wakeUps} (times a waiting thread woke up) and {@code cpuMicros} (process CPU time in microseconds; 1,000,000
+ * per second is one core busy, 2,000,000 both). The primary score only counts the one-second watches. The window (2, for 10 workers) is
  * held by jobs that never dial, so every waiter stays outside it.
  *
  * <p>The process CPU includes the fork's own background (JMH, JIT, GC), the same for both queues.
@@ -49,12 +49,12 @@ public class IdleWaitersBenchmark {
     @AuxCounters(AuxCounters.Type.OPERATIONS)
     public static class Cost {
         public long wakeUps;
-        public double cpuMillis;
+        public long cpuMicros;
 
         @Setup(Level.Iteration)
         public void reset() {
             wakeUps = 0;
-            cpuMillis = 0;
+            cpuMicros = 0;
         }
     }
 
@@ -70,7 +70,7 @@ public class IdleWaitersBenchmark {
         long wakeUps0 = q.wakeUps();
         long cpu0 = os.getProcessCpuTime();
         Thread.sleep(WATCH_MILLIS);
-        cost.cpuMillis += (os.getProcessCpuTime() - cpu0) / 1e6;
+        cost.cpuMicros += (os.getProcessCpuTime() - cpu0) / 1_000;
         cost.wakeUps += q.wakeUps() - wakeUps0;
         threads.check();
     }
