@@ -1,6 +1,6 @@
 package dev.orderly.bench.jmh;
 
-import com.sun.management.OperatingSystemMXBean;
+import com.sun.management.ThreadMXBean;
 import dev.orderly.api.EngineConfig;
 import dev.orderly.bench.queue.QueueKind;
 import dev.orderly.bench.queue.QueueUnderTest;
@@ -22,11 +22,14 @@ import org.openjdk.jmh.annotations.TearDown;
 /**
  * What {@code waiters} jobs waiting outside the window cost while nothing moves. Each measured invocation watches the
  * queue for one second; JMH divides the secondary results by the iteration's length, so they read per second:
- * {@code wakeUps} (times a waiting thread woke up) and {@code cpuMicros} (process CPU time in microseconds; 1,000,000
- * per second is one core busy, 2,000,000 both). The primary score only counts the one-second watches. The window (2, for 10 workers) is
+ * {@code wakeUps} (times a waiting thread woke up) and {@code cpuMicros} (CPU time of the JVM's threads in
+ * microseconds; 1,000,000 per second is one core busy, 2,000,000 both). The primary score only counts the one-second watches. The window (2, for 10 workers) is
  * held by jobs that never dial, so every waiter stays outside it.
  *
- * <p>The process CPU includes the fork's own background (JMH, JIT, GC), the same for both queues.
+ * <p>CPU time is summed over every live platform thread with {@link com.sun.management.ThreadMXBean} (virtual
+ * threads run on carrier threads, which are counted), because the process CPU time of
+ * {@code OperatingSystemMXBean} only moves in 10 ms clock ticks on Linux, too coarse to see an idle queue. It includes
+ * the fork's own background (JMH, JIT, GC), the same for both queues.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -66,13 +69,24 @@ public class IdleWaitersBenchmark {
 
     @Benchmark
     public void watchOneSecond(Cost cost) throws InterruptedException {
-        OperatingSystemMXBean os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         long wakeUps0 = q.wakeUps();
-        long cpu0 = os.getProcessCpuTime();
+        long cpu0 = threadCpuNanos();
         Thread.sleep(WATCH_MILLIS);
-        cost.cpuMicros += (os.getProcessCpuTime() - cpu0) / 1_000;
+        cost.cpuMicros += (threadCpuNanos() - cpu0) / 1_000;
         cost.wakeUps += q.wakeUps() - wakeUps0;
         threads.check();
+    }
+
+    /** CPU time of every live platform thread; a thread that ended in between takes its share with it. */
+    private static long threadCpuNanos() {
+        ThreadMXBean threads = (ThreadMXBean) ManagementFactory.getThreadMXBean();
+        long sum = 0;
+        for (long nanos : threads.getThreadCpuTime(threads.getAllThreadIds())) {
+            if (nanos > 0) {
+                sum += nanos;
+            }
+        }
+        return sum;
     }
 
     @TearDown(Level.Trial)
