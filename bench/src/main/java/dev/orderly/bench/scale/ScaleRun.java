@@ -154,7 +154,7 @@ public final class ScaleRun {
             t.join();
         }
         long elapsedNanos = System.nanoTime() - start;
-        long peak = heap.stop();
+        long[] peak = heap.stop();
 
         if (failure.get() != null) {
             System.out.println("FAILED: " + failure.get());
@@ -180,8 +180,9 @@ public final class ScaleRun {
         System.out.printf(Locale.ROOT, "  per request: elapsed p50 %d ms, max %d ms; first segment p50 %d ms, max %d ms%n",
                 percentile(requestMillis, 50), percentile(requestMillis, 100), percentile(firstMillis, 50),
                 percentile(firstMillis, 100));
-        System.out.printf(Locale.ROOT, "  heap: live before %s, peak (sampled every 10 ms) %s, live after %s%n",
-                HeapWatch.mib(heapBefore), HeapWatch.mib(peak), HeapWatch.mib(HeapWatch.liveBytesAfterGc()));
+        System.out.printf(Locale.ROOT, "  heap: live before %s; peak after a collection %s; peak used (sampled every 10 ms,"
+                + " garbage included) %s; live after %s%n", HeapWatch.mib(heapBefore), HeapWatch.mib(peak[1]),
+                HeapWatch.mib(peak[0]), HeapWatch.mib(HeapWatch.liveBytesAfterGc()));
         if (fleet.freeSlots() != intOption("capacity")) {
             System.out.println("  FAILED: " + (intOption("capacity") - fleet.freeSlots()) + " fleet slots never given back");
             return false;
@@ -212,21 +213,23 @@ public final class ScaleRun {
         });
         HeapWatch heap = HeapWatch.start(Duration.ofMillis(10));
         RequestResult result;
+        long[] peak;
         try {
             result = Orderly.engine(EngineConfig.defaults()).run(Request.of(
                     new RequestPlan(0, segments, 1, workers), fleet.clientFor(0, outputs), outputs, client));
         } catch (Exception e) {
-            heap.stop();
             System.out.println("  FAILED: " + e);
             return false;
+        } finally {
+            peak = heap.stop();
         }
         double seconds = (System.nanoTime() - start) / 1e9;
-        long peak = heap.stop();
         boolean complete = result.segmentsDelivered() == segments;
-        System.out.printf(Locale.ROOT, "  %s: %,d segments in %.1f s (%,.0f segments/s), %,d dials; peak heap %s"
-                + " (sampled every 10 ms, between collections)%n", complete ? "completed" : "INCOMPLETE",
-                result.segmentsDelivered(), seconds, result.segmentsDelivered() / seconds, result.dials(),
-                HeapWatch.mib(peak));
+        System.out.printf(Locale.ROOT, "  %s: %,d segments in %.1f s (%,.0f segments/s), %,d dials%n",
+                complete ? "completed" : "INCOMPLETE", result.segmentsDelivered(), seconds,
+                result.segmentsDelivered() / seconds, result.dials());
+        System.out.printf(Locale.ROOT, "  heap: peak after a collection %s (checkpoints' System.gc() included); peak used"
+                + " (sampled every 10 ms, garbage included) %s%n", HeapWatch.mib(peak[1]), HeapWatch.mib(peak[0]));
         if (live.size() >= 2) {
             long min = live.stream().mapToLong(Long::longValue).min().orElseThrow();
             long max = live.stream().mapToLong(Long::longValue).max().orElseThrow();
