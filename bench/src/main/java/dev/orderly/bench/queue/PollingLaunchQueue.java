@@ -39,6 +39,7 @@ public final class PollingLaunchQueue implements QueueUnderTest {
     private final int window;
     private final Duration refusedDelay;
     private final long refusedDelayNanos;
+    private final long failureDelayNanos;
 
     // guarded by lock
     private final Map<JobKey, Entry> queued = new HashMap<>();
@@ -70,6 +71,7 @@ public final class PollingLaunchQueue implements QueueUnderTest {
         this.window = LaunchQueue.windowSize(workers, config);
         this.refusedDelay = config.refusedDelay();
         this.refusedDelayNanos = refusedDelay.toNanos();
+        this.failureDelayNanos = config.failureDelay().toNanos();
     }
 
     /**
@@ -154,10 +156,19 @@ public final class PollingLaunchQueue implements QueueUnderTest {
 
     @Override
     public void refused(JobKey key) {
+        requeue(key, refusedDelayNanos);
+    }
+
+    /** The job got in and failed: it keeps (or takes) its place and may dial again {@code failureDelay} from now. */
+    public void failed(JobKey key) {
+        requeue(key, failureDelayNanos);
+    }
+
+    private void requeue(JobKey key, long delayNanos) {
         Objects.requireNonNull(key, "key");
         lock.lock();
         try {
-            long notBefore = System.nanoTime() + refusedDelayNanos;
+            long notBefore = System.nanoTime() + delayNanos;
             Entry entry = queued.get(key);
             if (entry == null) {
                 queued.put(key, new Entry(notBefore));
