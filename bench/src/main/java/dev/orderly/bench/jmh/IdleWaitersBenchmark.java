@@ -23,13 +23,13 @@ import org.openjdk.jmh.annotations.TearDown;
  * What {@code waiters} jobs waiting outside the window cost while nothing moves. Each measured invocation watches the
  * queue for one second; JMH divides the secondary results by the iteration's length, so they read per second:
  * {@code wakeUps} (times a waiting thread woke up) and {@code cpuMicros} (CPU time of the JVM's threads in
- * microseconds; 1,000,000 per second is one core busy, 2,000,000 both). The primary score only counts the one-second watches. The window (2, for 10 workers) is
- * held by jobs that never dial, so every waiter stays outside it.
+ * microseconds; 1,000,000 per second is one core busy, 2,000,000 both). The primary score only counts the one-second
+ * watches. The window (2, for 10 workers) is held by jobs that never dial, so every waiter stays outside it.
  *
  * <p>CPU time is summed over every live platform thread with {@link com.sun.management.ThreadMXBean} (virtual
- * threads run on carrier threads, which are counted), because the process CPU time of
- * {@code OperatingSystemMXBean} only moves in 10 ms clock ticks on Linux, too coarse to see an idle queue. It includes
- * the fork's own background (JMH, JIT, GC), the same for both queues.
+ * threads run on carrier threads, which are counted), because the process CPU time of {@code OperatingSystemMXBean}
+ * moved in 10 ms steps on this machine, too coarse to see an idle queue. It includes the fork's own background (JMH,
+ * JIT, GC), the same for both queues.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)

@@ -24,9 +24,9 @@ import org.openjdk.jmh.annotations.TearDown;
  * return from {@code awaitTurn} of the job waiting behind it, on its own virtual thread. Before each measured leave
  * the waiting job has joined and is asleep (parked for {@code LaunchQueue}, in its polling sleep for the baseline),
  * and then a random time in {@code [0, refusedDelay)} passes, so that for the baseline the leave falls at a uniformly
- * random point of the waiter's polling period (both queues get the same pause). The benchmark thread spins (yielding its
- * core, which matters on 2 cores) until the waiter reports its return, so the figure is leave-to-return, not the time
- * to wake the benchmark thread. Default {@code refusedDelay} (100 ms), the baseline's polling period.
+ * random point of the waiter's polling period (both queues get the same pause). The benchmark thread spins, yielding
+ * its core (which matters on 2 cores), until the waiter reports its return, so the figure is leave-to-return, not the
+ * time to wake the benchmark thread. Default {@code refusedDelay} (100 ms), the baseline's polling period.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SampleTime)
