@@ -8,6 +8,7 @@ import dev.orderly.api.RequestListener;
 import dev.orderly.api.Tier2Call;
 import dev.orderly.api.Tier2Client;
 import dev.orderly.api.Tier2Exception;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
@@ -46,38 +47,86 @@ final class JobRunner {
     private final EngineConfig config;
     private final RequestCounters counters;
     private final RequestListener listener;
+    private final Predicate<JobKey> needed;
 
+    /**
+     * @param needed tells whether a unit is still needed; a job whose unit is not stops instead of retrying
+     */
     JobRunner(String requestId, Tier2Client tier2, DialGate gate, EngineConfig config, RequestCounters counters,
-            RequestListener listener) {
+            RequestListener listener, Predicate<JobKey> needed) {
         this.requestId = requestId;
         this.tier2 = tier2;
         this.gate = gate;
         this.config = config;
         this.counters = counters;
         this.listener = listener;
+        this.needed = needed;
     }
 
-    /** The state of one job across its dials. Lives on the job's own thread only. */
+    /** How many times a unit was dialed, over all its jobs. Lives on the job's own thread only. */
+    static final class Dials {
+        private int count;
+
+        /** Starts after {@code prior} dials of earlier jobs of the unit. */
+        Dials(int prior) {
+            this.count = prior;
+        }
+
+        int count() {
+            return count;
+        }
+    }
+
+    /** The counted outcomes of one job. Lives on the job's own thread only. */
     private static final class Attempts {
-        int dials;
+        final Dials dials;
         int failures;
         int timeouts;
+
+        Attempts(Dials dials) {
+            this.dials = dials;
+        }
     }
 
+    /** How a job ended without failing the request. */
+    enum Outcome {
+        /** The unit is done. */
+        DONE,
+        /**
+         * The unit was no longer needed (its segment was delivered, or a job of a higher stage of its segment is
+         * done) when the job was about to retry or fail: the job stopped quietly.
+         */
+        ABANDONED
+    }
+
+    /** The next step after one dial. */
+    private enum Step { DONE, RETRY, ABANDON }
+
     /**
-     * Runs the unit of {@code key} until it is done.
+     * Runs the unit of {@code key} until it is done; {@code dials} counts every dial (and numbers the attempts).
      *
      * @throws RequestFailedException when the unit failed for good; the request must fail with it
      * @throws InterruptedException when the request was cancelled
      */
-    void run(JobKey key) throws RequestFailedException, InterruptedException {
+    Outcome run(JobKey key, Dials dials) throws RequestFailedException, InterruptedException {
         MDC.put("request", requestId);
         MDC.put("segment", Long.toString(key.segment()));
         MDC.put("stage", Integer.toString(key.stage()));
         try {
-            Attempts attempts = new Attempts();
-            while (!attempt(key, attempts)) {
-                // the job was refused or failed and may be retried: go round for another turn
+            Attempts attempts = new Attempts(dials);
+            while (true) {
+                switch (attempt(key, attempts)) {
+                    case DONE -> {
+                        return Outcome.DONE;
+                    }
+                    case ABANDON -> {
+                        LOG.debug("{} no longer needed; job stops", key);
+                        return Outcome.ABANDONED;
+                    }
+                    case RETRY -> {
+                        // go round for another turn
+                    }
+                }
             }
         } finally {
             gate.leave(key);
@@ -87,10 +136,13 @@ final class JobRunner {
         }
     }
 
-    /** One turn and one dial. Returns true when the unit is done, false when the job should dial again. */
-    private boolean attempt(JobKey key, Attempts attempts) throws RequestFailedException, InterruptedException {
+    /** One turn and one dial. */
+    private Step attempt(JobKey key, Attempts attempts) throws RequestFailedException, InterruptedException {
         gate.awaitTurn(key);
-        Job job = new Job(requestId, key, ++attempts.dials);
+        if (!needed.test(key)) {
+            return Step.ABANDON;
+        }
+        Job job = new Job(requestId, key, ++attempts.dials.count);
         counters.dial();
         listener.onDial(job);
         LOG.debug("dial {} attempt {}", key, job.attempt());
@@ -101,6 +153,9 @@ final class JobRunner {
             return retryOrFail(job, e, attempts);
         } catch (RuntimeException e) {
             return retryOrFail(job, asFatal(e), attempts);
+        }
+        if (call == null) {
+            return retryOrFail(job, Tier2Exception.fatal("tier2 client returned no call from dial", null), attempts);
         }
         try {
             gate.leave(key);
@@ -116,54 +171,80 @@ final class JobRunner {
         }
         listener.onJobDone(job);
         LOG.info("{} done after {} dial(s)", key, job.attempt());
-        return true;
+        return Step.DONE;
     }
 
-    /** Applies the retry table to one error: returns false to dial again, or throws to fail the request. */
-    private boolean retryOrFail(Job job, Tier2Exception e, Attempts attempts) throws RequestFailedException {
+    /**
+     * Applies the retry table to one error: counts it, then returns RETRY to dial again, or throws to fail the
+     * request. A unit that is no longer needed is ABANDONed instead, whatever the error: it can not hurt the client
+     * any more.
+     */
+    private Step retryOrFail(Job job, Tier2Exception e, Attempts attempts) throws RequestFailedException {
         JobKey key = job.key();
+        count(job, e, attempts);
+        if (!needed.test(key)) {
+            LOG.debug("{} failed on attempt {} after it stopped being needed: {}", key, job.attempt(), e.getMessage());
+            return Step.ABANDON;
+        }
         switch (e.kind()) {
             case REFUSED, UNREACHABLE -> {
-                counters.refusal();
-                listener.onRefused(job, e);
                 LOG.debug("{} refused on attempt {}: {}", key, job.attempt(), e.getMessage());
                 gate.refused(key);
-                return false;
+                return Step.RETRY;
             }
             case EXECUTION_TIMEOUT -> {
-                counters.executionTimeout();
-                attempts.timeouts++;
-                listener.onFailed(job, e);
                 LOG.warn("{} timed out on attempt {} ({} of {}): {}", key, job.attempt(), attempts.timeouts,
                         config.maxExecutionTimeouts(), e.getMessage());
                 if (attempts.timeouts >= config.maxExecutionTimeouts()) {
-                    throw new RequestFailedException(key, key + " timed out " + attempts.timeouts
-                            + " times, giving up: " + e.getMessage(), e);
+                    throw new RequestFailedException(key, key + " timed out " + times(attempts.timeouts)
+                            + ", giving up: " + e.getMessage(), e);
                 }
                 gate.failed(key);
-                return false;
+                return Step.RETRY;
             }
             case RETRYABLE -> {
-                counters.failure();
-                attempts.failures++;
-                listener.onFailed(job, e);
                 LOG.warn("{} failed on attempt {} ({} of {}): {}", key, job.attempt(), attempts.failures,
                         config.maxFailures(), e.getMessage());
                 if (attempts.failures >= config.maxFailures()) {
-                    throw new RequestFailedException(key, key + " failed " + attempts.failures
-                            + " times, giving up: " + e.getMessage(), e);
+                    throw new RequestFailedException(key, key + " failed " + times(attempts.failures)
+                            + ", giving up: " + e.getMessage(), e);
                 }
                 gate.failed(key);
-                return false;
+                return Step.RETRY;
             }
             case FATAL -> {
-                listener.onFailed(job, e);
                 LOG.warn("{} failed fatally on attempt {}: {}", key, job.attempt(), e.getMessage());
                 throw new RequestFailedException(key, key + " failed fatally on attempt " + job.attempt()
                         + ", giving up: " + e.getMessage(), e);
             }
             default -> throw new IllegalStateException("unknown kind " + e.kind(), e);
         }
+    }
+
+    /** Counts one error in the job's and the request's figures and tells the listener. */
+    private void count(Job job, Tier2Exception e, Attempts attempts) {
+        switch (e.kind()) {
+            case REFUSED, UNREACHABLE -> {
+                counters.refusal();
+                listener.onRefused(job, e);
+            }
+            case EXECUTION_TIMEOUT -> {
+                counters.executionTimeout();
+                attempts.timeouts++;
+                listener.onFailed(job, e);
+            }
+            case RETRYABLE -> {
+                counters.failure();
+                attempts.failures++;
+                listener.onFailed(job, e);
+            }
+            case FATAL -> listener.onFailed(job, e);
+            default -> throw new IllegalStateException("unknown kind " + e.kind(), e);
+        }
+    }
+
+    private static String times(int n) {
+        return n == 1 ? "1 time" : n + " times";
     }
 
     private static Tier2Exception asFatal(RuntimeException e) {

@@ -2,7 +2,6 @@ package dev.orderly.engine.internal;
 
 import dev.orderly.api.Engine;
 import dev.orderly.api.EngineConfig;
-import dev.orderly.api.JobKey;
 import dev.orderly.api.Request;
 import dev.orderly.api.RequestFailedException;
 import dev.orderly.api.RequestListener;
@@ -60,7 +59,7 @@ public final class OrderlyEngine implements Engine {
         DialGate gate = config.ordered()
                 ? new QueueGate(new LaunchQueue(plan.workers(), config, listener::onQueued))
                 : new DelayGate(config);
-        JobRunner runner = new JobRunner(id, request.tier2(), gate, config, counters, listener);
+        JobRunner runner = new JobRunner(id, request.tier2(), gate, config, counters, listener, scheduler::isNeeded);
         OutputWalker walker = new OutputWalker(id, plan, request.outputs(), request.client(), scheduler, counters,
                 listener);
         RequestScope scope = new RequestScope(id, scheduler, threadObserver);
@@ -87,14 +86,14 @@ public final class OrderlyEngine implements Engine {
         return result;
     }
 
-    private static Callable<Void> job(JobKey key, JobRunner runner, Scheduler scheduler) {
+    private static Callable<Void> job(Launch launch, JobRunner runner, Scheduler scheduler) {
         return () -> {
+            JobRunner.Dials dials = new JobRunner.Dials(launch.priorDials());
             boolean succeeded = false;
             try {
-                runner.run(key);
-                succeeded = true;
+                succeeded = runner.run(launch.key(), dials) == JobRunner.Outcome.DONE;
             } finally {
-                scheduler.jobEnded(key, succeeded);
+                scheduler.jobEnded(launch.key(), succeeded, dials.count());
             }
             return null;
         };

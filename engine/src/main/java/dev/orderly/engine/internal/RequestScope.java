@@ -1,6 +1,5 @@
 package dev.orderly.engine.internal;
 
-import dev.orderly.api.JobKey;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.StructuredTaskScope;
@@ -35,7 +34,7 @@ import java.util.function.Function;
  * Subtasks that end after the scope was cancelled are not reported to {@link #onComplete}, so an interrupted job
  * never hides the failure that caused the cancellation. One instance serves one request; {@link #run} is called once.
  */
-public final class RequestScope implements StructuredTaskScope.Joiner<Object, Void> {
+final class RequestScope implements StructuredTaskScope.Joiner<Object, Void> {
 
     private final String name;
     private final Scheduler scheduler;
@@ -67,20 +66,22 @@ public final class RequestScope implements StructuredTaskScope.Joiner<Object, Vo
      * @return the first failure of a job or of the walker, if any
      * @throws InterruptedException if the calling thread was interrupted; every thread of the request has ended
      */
-    Optional<Throwable> run(Callable<Void> walker, Function<JobKey, Callable<Void>> jobs) throws InterruptedException {
+    Optional<Throwable> run(Callable<Void> walker, Function<Launch, Callable<Void>> jobs) throws InterruptedException {
         boolean interrupted = false;
         try (StructuredTaskScope<Object, Void> scope =
                 StructuredTaskScope.open(this, config -> config.withThreadFactory(threads).withName(name))) {
             try {
                 scope.fork(walker);
-                JobKey key;
-                while ((key = scheduler.awaitNextJob()) != null) {
-                    scope.fork(jobs.apply(key));
+                Launch launch;
+                while ((launch = scheduler.awaitNextJob()) != null) {
+                    scope.fork(jobs.apply(launch));
                 }
             } catch (InterruptedException e) {
                 interrupted = true;
                 scheduler.stop();
-                // join with the interrupt pending throws at once; close then cancels the scope and waits.
+                // With the interrupt pending, join throws at once and close cancels the scope (interrupting every
+                // thread) and waits. join returns instead only when no thread is left, or when a failure has
+                // already cancelled the scope: either way nothing is left to interrupt.
                 Thread.currentThread().interrupt();
             }
             try {

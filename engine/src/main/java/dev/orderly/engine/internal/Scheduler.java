@@ -61,7 +61,7 @@ final class Scheduler {
      * Waits until a worker is free and a unit may run, marks it SCHEDULED and returns it; returns null once every
      * segment was delivered or the request was {@linkplain #stop() stopped}.
      */
-    JobKey awaitNextJob() throws InterruptedException {
+    Launch awaitNextJob() throws InterruptedException {
         lock.lock();
         try {
             while (!stopped && !board.finished()) {
@@ -70,7 +70,7 @@ final class Scheduler {
                     if (key != null) {
                         board.scheduled(key);
                         alive++;
-                        return key;
+                        return new Launch(key, board.priorDials(key));
                     }
                 }
                 launchable.await();
@@ -81,13 +81,16 @@ final class Scheduler {
         }
     }
 
-    /** The job of {@code key} has ended, well ({@code succeeded}) or not. Its worker is free. */
-    void jobEnded(JobKey key, boolean succeeded) {
+    /**
+     * The job of {@code key} has ended, well ({@code succeeded}) or not, having dialed the unit {@code dials} times
+     * in all (counting earlier jobs of the unit). Its worker is free.
+     */
+    void jobEnded(JobKey key, boolean succeeded, int dials) {
         lock.lock();
         try {
             alive--;
             if (succeeded) {
-                board.done(key);
+                board.done(key, dials);
                 if (board.readingOutputDone()) {
                     outputReady.signal();
                 }
@@ -146,6 +149,16 @@ final class Scheduler {
             stopped = true;
             launchable.signalAll();
             outputReady.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** False once nothing needs the unit of {@code key}: its segment was delivered or a higher stage is done. */
+    boolean isNeeded(JobKey key) {
+        lock.lock();
+        try {
+            return board.isNeeded(key);
         } finally {
             lock.unlock();
         }

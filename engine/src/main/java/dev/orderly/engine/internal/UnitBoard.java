@@ -45,6 +45,7 @@ final class UnitBoard {
     private final int ring;
     private final int[] launched;
     private final int[] done;
+    private final int[] lastStageDials;
     private final long[] cursor;
     private final long[] frontier;
     private long reading;
@@ -62,6 +63,7 @@ final class UnitBoard {
         this.ring = (int) Math.min(Math.min(lookahead, plan.segmentCount()), Integer.MAX_VALUE - 8);
         this.launched = new int[ring];
         this.done = new int[ring];
+        this.lastStageDials = new int[ring];
         Arrays.fill(launched, -1);
         Arrays.fill(done, -1);
         this.reading = plan.startSegment();
@@ -119,18 +121,26 @@ final class UnitBoard {
         launched[i] = Math.max(launched[i], key.stage());
     }
 
+    /** How many times {@code key} was dialed by earlier jobs: non-zero only for a re-run of the last stage. */
+    int priorDials(JobKey key) {
+        return key.stage() == lastStage ? lastStageDials[slotOf(key.segment())] : 0;
+    }
+
     /**
-     * The job of {@code key} succeeded: the unit and every stage under it in the same segment are DONE. A late report
-     * for a segment the client has already read (a shadowed lower stage ending after its segment was delivered) is
-     * ignored.
+     * The job of {@code key} succeeded after dialing the unit {@code dials} times in all: the unit and every stage
+     * under it in the same segment are DONE. A late report for a segment the client has already read (a shadowed
+     * lower stage ending after its segment was delivered) is ignored.
      */
-    void done(JobKey key) {
+    void done(JobKey key, int dials) {
         long segment = key.segment();
         if (segment < reading) {
             return;
         }
         int i = slotOf(segment);
         int stage = key.stage();
+        if (stage == lastStage) {
+            lastStageDials[i] = dials;
+        }
         done[i] = Math.max(done[i], stage);
         launched[i] = Math.max(launched[i], stage);
         long windowEnd = windowEnd();
@@ -141,6 +151,18 @@ final class UnitBoard {
             }
             frontier[j] = f;
         }
+    }
+
+    /**
+     * False once nothing needs the unit of {@code key} any more: its segment was delivered, or a stage at or above
+     * it in the same segment is DONE.
+     */
+    boolean isNeeded(JobKey key) {
+        long segment = key.segment();
+        if (segment < reading) {
+            return false;
+        }
+        return segment >= windowEnd() || done[slot(segment)] < key.stage();
     }
 
     /** True when the last stage of the client's segment is DONE: its output can be read. */
@@ -157,6 +179,7 @@ final class UnitBoard {
         // The slot now stands for segment reading + ring, which nothing has touched yet.
         launched[i] = -1;
         done[i] = -1;
+        lastStageDials[i] = 0;
         reading++;
         for (int k = 0; k <= lastStage; k++) {
             cursor[k] = Math.max(cursor[k], reading);
