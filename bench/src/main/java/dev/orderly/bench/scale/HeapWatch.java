@@ -1,0 +1,122 @@
+package dev.orderly.bench.scale;
+
+import com.sun.management.GarbageCollectionNotificationInfo;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryMXBean;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.lang.management.MemoryUsage;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
+import javax.management.ListenerNotFoundException;
+import javax.management.Notification;
+import javax.management.NotificationEmitter;
+import javax.management.NotificationListener;
+import javax.management.openmbean.CompositeData;
+
+/**
+ * Watches the heap during a run and keeps two peaks: the highest used heap sampled every {@code period} on a virtual
+ * thread of its own (garbage included: with a large {@code -Xmx} the collector lets it grow), and the highest heap
+ * left after any garbage collection, from the collectors' notifications (what the run really keeps alive, plus
+ * garbage the last collection did not reach). Start it with {@link #start}, read it with {@link #stop}.
+ */
+final class HeapWatch {
+
+    private static final MemoryMXBean MEMORY = ManagementFactory.getMemoryMXBean();
+
+    private final Duration period;
+    private final Thread sampler;
+    private volatile long peakBytes;
+    private final AtomicLong peakAfterGcBytes = new AtomicLong();
+    private final NotificationListener onGc = this::afterGc;
+    private volatile boolean running = true;
+
+    private HeapWatch(Duration period) {
+        this.period = period;
+        this.sampler = Thread.ofVirtual().name("heap-watch").unstarted(this::sample);
+    }
+
+    static HeapWatch start(Duration period) {
+        HeapWatch watch = new HeapWatch(period);
+        for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+            ((NotificationEmitter) gc).addNotificationListener(watch.onGc, null, null);
+        }
+        watch.sampler.start();
+        return watch;
+    }
+
+    private void afterGc(Notification notification, Object handback) {
+        if (!GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION.equals(notification.getType())) {
+            return;
+        }
+        GarbageCollectionNotificationInfo info =
+                GarbageCollectionNotificationInfo.from((CompositeData) notification.getUserData());
+        long after = 0;
+        for (MemoryUsage usage : info.getGcInfo().getMemoryUsageAfterGc().values()) {
+            after += usage.getUsed();
+        }
+        // Non-heap pools are in the map too; keep to the heap's share.
+        long heapAfter = after - nonHeapUsed(info);
+        peakAfterGcBytes.accumulateAndGet(heapAfter, Math::max);
+    }
+
+    private static long nonHeapUsed(GarbageCollectionNotificationInfo info) {
+        long sum = 0;
+        for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+            if (pool.getType() == MemoryType.NON_HEAP) {
+                MemoryUsage usage = info.getGcInfo().getMemoryUsageAfterGc().get(pool.getName());
+                if (usage != null) {
+                    sum += usage.getUsed();
+                }
+            }
+        }
+        return sum;
+    }
+
+    private void sample() {
+        while (running) {
+            peakBytes = Math.max(peakBytes, usedBytes());
+            try {
+                Thread.sleep(period);
+            } catch (InterruptedException e) {
+                return;
+            }
+        }
+    }
+
+    /** Stops watching; returns {@code [peak used heap, peak heap after a collection]} in bytes. */
+    long[] stop() throws InterruptedException {
+        running = false;
+        sampler.interrupt();
+        sampler.join();
+        for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+            try {
+                ((NotificationEmitter) gc).removeNotificationListener(onGc);
+            } catch (ListenerNotFoundException e) {
+                throw new IllegalStateException("listener of " + gc.getName() + " vanished", e);
+            }
+        }
+        return new long[] {Math.max(peakBytes, usedBytes()), peakAfterGcBytes.get()};
+    }
+
+    /** The heap in use right now, in bytes. */
+    static long usedBytes() {
+        return MEMORY.getHeapMemoryUsage().getUsed();
+    }
+
+    /** The heap in use after a full collection, in bytes: what is really kept alive. */
+    static long liveBytesAfterGc() {
+        System.gc();
+        return usedBytes();
+    }
+
+    /** The most the heap may grow to ({@code -Xmx}), in bytes. */
+    static long maxBytes() {
+        return MEMORY.getHeapMemoryUsage().getMax();
+    }
+
+    static String mib(long bytes) {
+        return String.format("%.1f MiB", bytes / (1024.0 * 1024.0));
+    }
+}
