@@ -34,7 +34,6 @@ public class NoLostWakeUpTest {
     private static final JobKey B = Queues.key(2);
 
     private final LaunchQueue queue = Queues.windowOf(1);
-    private Waiter waiter;
 
     public NoLostWakeUpTest() {
         Queues.queuedAndDialing(queue, A);
@@ -48,8 +47,7 @@ public class NoLostWakeUpTest {
 
     @Actor
     public void next(III_Result r) {
-        waiter = Waiter.start(queue, B);
-        r.r1 = waiter.await();
+        r.r1 = Waiter.start(queue, B).await();
     }
 
     @Arbiter

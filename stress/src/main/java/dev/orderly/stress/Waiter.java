@@ -3,6 +3,8 @@ package dev.orderly.stress;
 import dev.orderly.api.JobKey;
 import dev.orderly.engine.LaunchQueue;
 import java.time.Duration;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntSupplier;
 
 /**
@@ -85,11 +87,10 @@ public final class Waiter {
     public boolean awaitParked() {
         long deadline = System.nanoTime() + PATIENCE.toNanos();
         while (System.nanoTime() - deadline < 0) {
-            Thread.State state = thread.getState();
-            if (state == Thread.State.TERMINATED) {
+            if (thread.getState() == Thread.State.TERMINATED) {
                 return false;
             }
-            if ((state == Thread.State.WAITING || state == Thread.State.TIMED_WAITING) && parkedOnCondition()) {
+            if (isParked()) {
                 return true;
             }
             Thread.onSpinWait();
@@ -97,8 +98,15 @@ public final class Waiter {
         return false;
     }
 
-    private boolean parkedOnCondition() {
-        Object blocker = java.util.concurrent.locks.LockSupport.getBlocker(thread);
-        return blocker instanceof java.util.concurrent.locks.Condition;
+    /** True while the call is parked on its job's condition (not running, not queueing for the lock). */
+    public boolean isParked() {
+        Thread.State state = thread.getState();
+        return (state == Thread.State.WAITING || state == Thread.State.TIMED_WAITING)
+                && LockSupport.getBlocker(thread) instanceof Condition;
+    }
+
+    /** True once the call has ended, whatever its outcome. */
+    public boolean hasEnded() {
+        return thread.getState() == Thread.State.TERMINATED;
     }
 }
