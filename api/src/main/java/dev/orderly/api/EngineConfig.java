@@ -73,18 +73,18 @@ public record EngineConfig(
     public EngineConfig {
         Objects.requireNonNull(refusedDelay, "refusedDelay");
         Objects.requireNonNull(failureDelay, "failureDelay");
-        checkPercent("launchWindowPercent", launchWindowPercent);
-        checkAtLeastOne("launchWindowMin", launchWindowMin);
-        checkAtLeastOne("launchWindowMax", launchWindowMax);
+        checkPercent("launchWindowPercent", launchWindowPercent, launchWindowPercent);
+        checkAtLeastOne("launchWindowMin", launchWindowMin, launchWindowMin);
+        checkAtLeastOne("launchWindowMax", launchWindowMax, launchWindowMax);
         if (launchWindowMax < launchWindowMin) {
             throw new IllegalArgumentException("launchWindowMax must be >= launchWindowMin ("
                     + launchWindowMin + "), was " + launchWindowMax);
         }
-        checkNotNegative("refusedDelay", refusedDelay);
-        checkNotNegative("failureDelay", failureDelay);
-        checkAtLeastOne("maxFailures", maxFailures);
-        checkAtLeastOne("maxExecutionTimeouts", maxExecutionTimeouts);
-        checkPositive("lookaheadFactor", lookaheadFactor);
+        checkNotNegative("refusedDelay", refusedDelay, refusedDelay);
+        checkNotNegative("failureDelay", failureDelay, failureDelay);
+        checkAtLeastOne("maxFailures", maxFailures, maxFailures);
+        checkAtLeastOne("maxExecutionTimeouts", maxExecutionTimeouts, maxExecutionTimeouts);
+        checkPositive("lookaheadFactor", lookaheadFactor, lookaheadFactor);
     }
 
     /** The defaults of the table above. */
@@ -114,10 +114,11 @@ public record EngineConfig(
         Builder b = builder();
         String v;
         if ((v = env.get(ENV_LAUNCH_WINDOW_PERCENT)) != null) {
-            b.launchWindowPercent(checkPercent(ENV_LAUNCH_WINDOW_PERCENT, parseInt(ENV_LAUNCH_WINDOW_PERCENT, v)));
+            b.launchWindowPercent(
+                    checkPercent(ENV_LAUNCH_WINDOW_PERCENT, parseInt(ENV_LAUNCH_WINDOW_PERCENT, v), quoted(v)));
         }
         if ((v = env.get(ENV_LAUNCH_WINDOW_MAX)) != null) {
-            int max = checkAtLeastOne(ENV_LAUNCH_WINDOW_MAX, parseInt(ENV_LAUNCH_WINDOW_MAX, v));
+            int max = checkAtLeastOne(ENV_LAUNCH_WINDOW_MAX, parseInt(ENV_LAUNCH_WINDOW_MAX, v), quoted(v));
             if (max < DEFAULTS.launchWindowMin) {
                 throw new IllegalArgumentException(ENV_LAUNCH_WINDOW_MAX + " must be >= launchWindowMin ("
                         + DEFAULTS.launchWindowMin + "), was '" + v + "'");
@@ -125,19 +126,20 @@ public record EngineConfig(
             b.launchWindowMax(max);
         }
         if ((v = env.get(ENV_REFUSED_DELAY)) != null) {
-            b.refusedDelay(checkNotNegative(ENV_REFUSED_DELAY, parseDuration(ENV_REFUSED_DELAY, v)));
+            b.refusedDelay(checkNotNegative(ENV_REFUSED_DELAY, parseDuration(ENV_REFUSED_DELAY, v), quoted(v)));
         }
         if ((v = env.get(ENV_FAILURE_DELAY)) != null) {
-            b.failureDelay(checkNotNegative(ENV_FAILURE_DELAY, parseDuration(ENV_FAILURE_DELAY, v)));
+            b.failureDelay(checkNotNegative(ENV_FAILURE_DELAY, parseDuration(ENV_FAILURE_DELAY, v), quoted(v)));
         }
         if ((v = env.get(ENV_MAX_FAILURES)) != null) {
-            b.maxFailures(checkAtLeastOne(ENV_MAX_FAILURES, parseInt(ENV_MAX_FAILURES, v)));
+            b.maxFailures(checkAtLeastOne(ENV_MAX_FAILURES, parseInt(ENV_MAX_FAILURES, v), quoted(v)));
         }
         if ((v = env.get(ENV_MAX_EXECUTION_TIMEOUTS)) != null) {
-            b.maxExecutionTimeouts(checkAtLeastOne(ENV_MAX_EXECUTION_TIMEOUTS, parseInt(ENV_MAX_EXECUTION_TIMEOUTS, v)));
+            b.maxExecutionTimeouts(
+                    checkAtLeastOne(ENV_MAX_EXECUTION_TIMEOUTS, parseInt(ENV_MAX_EXECUTION_TIMEOUTS, v), quoted(v)));
         }
         if ((v = env.get(ENV_LOOKAHEAD_FACTOR)) != null) {
-            b.lookaheadFactor(checkPositive(ENV_LOOKAHEAD_FACTOR, parseDouble(ENV_LOOKAHEAD_FACTOR, v)));
+            b.lookaheadFactor(checkPositive(ENV_LOOKAHEAD_FACTOR, parseDouble(ENV_LOOKAHEAD_FACTOR, v), quoted(v)));
         }
         if ((v = env.get(ENV_ORDERED_LAUNCH)) != null) {
             b.ordered(parseBoolean(ENV_ORDERED_LAUNCH, v));
@@ -178,30 +180,37 @@ public record EngineConfig(
         };
     }
 
-    private static int checkPercent(String name, int value) {
+    /** A value read from the environment, as written, for an error message. */
+    private static String quoted(String value) {
+        return "'" + value + "'";
+    }
+
+    // The range checks name the field or variable and show the value: as given for a field, as written (quoted) for
+    // a variable, so that "-1s" is reported as '-1s' and not as the parsed PT-1S.
+    private static int checkPercent(String name, int value, Object shown) {
         if (value < 1 || value > 100) {
-            throw new IllegalArgumentException(name + " must be between 1 and 100, was " + value);
+            throw new IllegalArgumentException(name + " must be between 1 and 100, was " + shown);
         }
         return value;
     }
 
-    private static int checkAtLeastOne(String name, int value) {
+    private static int checkAtLeastOne(String name, int value, Object shown) {
         if (value < 1) {
-            throw new IllegalArgumentException(name + " must be >= 1, was " + value);
+            throw new IllegalArgumentException(name + " must be >= 1, was " + shown);
         }
         return value;
     }
 
-    private static Duration checkNotNegative(String name, Duration value) {
+    private static Duration checkNotNegative(String name, Duration value, Object shown) {
         if (value.isNegative()) {
-            throw new IllegalArgumentException(name + " must be >= 0, was " + value);
+            throw new IllegalArgumentException(name + " must be >= 0, was " + shown);
         }
         return value;
     }
 
-    private static double checkPositive(String name, double value) {
+    private static double checkPositive(String name, double value, Object shown) {
         if (!(value > 0) || Double.isInfinite(value)) {
-            throw new IllegalArgumentException(name + " must be a finite number > 0, was " + value);
+            throw new IllegalArgumentException(name + " must be a finite number > 0, was " + shown);
         }
         return value;
     }

@@ -15,7 +15,8 @@ final class GoDuration {
     private static final Map<String, Long> NANOS_PER_UNIT = Map.of(
             "ns", 1L,
             "us", 1_000L,
-            "µs", 1_000L,
+            "\u00b5s", 1_000L, // micro sign, as Go's Duration.String writes it
+            "\u03bcs", 1_000L, // Greek small letter mu, which Go accepts too
             "ms", 1_000_000L,
             "s", 1_000_000_000L,
             "m", 60_000_000_000L,
@@ -49,7 +50,7 @@ final class GoDuration {
         BigDecimal totalNanos = BigDecimal.ZERO;
         while (i < s.length()) {
             int numberStart = i;
-            while (i < s.length() && (Character.isDigit(s.charAt(i)) || s.charAt(i) == '.')) {
+            while (i < s.length() && (isAsciiDigit(s.charAt(i)) || s.charAt(i) == '.')) {
                 i++;
             }
             String number = s.substring(numberStart, i);
@@ -57,7 +58,7 @@ final class GoDuration {
                 throw new IllegalArgumentException("expected a number at position " + numberStart + " of '" + text + "'");
             }
             int unitStart = i;
-            while (i < s.length() && !Character.isDigit(s.charAt(i)) && s.charAt(i) != '.') {
+            while (i < s.length() && !isAsciiDigit(s.charAt(i)) && s.charAt(i) != '.') {
                 i++;
             }
             String unit = s.substring(unitStart, i);
@@ -74,5 +75,10 @@ final class GoDuration {
         }
         long nanos = totalNanos.longValue();
         return Duration.ofNanos(negative ? -nanos : nanos);
+    }
+
+    // Only 0-9, as in Go: Character.isDigit (and BigDecimal) would read other scripts' digits as numbers.
+    private static boolean isAsciiDigit(char c) {
+        return c >= '0' && c <= '9';
     }
 }

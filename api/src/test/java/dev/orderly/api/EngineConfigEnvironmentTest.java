@@ -1,0 +1,206 @@
+package dev.orderly.api;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * {@link EngineConfig#fromEnvironment}: every variable of the design table is read, every bad value is an
+ * {@link IllegalArgumentException} naming the variable and the value as written, and never a silent default.
+ */
+@Timeout(value = 10, unit = TimeUnit.SECONDS)
+class EngineConfigEnvironmentTest {
+
+    private static final String PERCENT = "SUBSTREAMS_WORKER_LAUNCH_WINDOW_PERCENT";
+    private static final String MAX = "SUBSTREAMS_WORKER_LAUNCH_WINDOW_MAX";
+    private static final String REFUSED = "SUBSTREAMS_WORKER_OVERLOADED_RETRY_DELAY";
+    private static final String FAILED = "SUBSTREAMS_WORKER_FAILED_RETRY_DELAY";
+    private static final String RETRIES = "SUBSTREAMS_WORKER_MAX_RETRIES";
+    private static final String TIMEOUTS = "SUBSTREAMS_WORKER_MAX_TIMEOUT_RETRIES";
+    private static final String LOOKAHEAD = "ORDERLY_LOOKAHEAD_FACTOR";
+    private static final String ORDERED = "ORDERLY_ORDERED_LAUNCH";
+
+    @Test
+    void theConstantsNameTheVariablesOfTheDesignTable() {
+        assertEquals(PERCENT, EngineConfig.ENV_LAUNCH_WINDOW_PERCENT);
+        assertEquals(MAX, EngineConfig.ENV_LAUNCH_WINDOW_MAX);
+        assertEquals(REFUSED, EngineConfig.ENV_REFUSED_DELAY);
+        assertEquals(FAILED, EngineConfig.ENV_FAILURE_DELAY);
+        assertEquals(RETRIES, EngineConfig.ENV_MAX_FAILURES);
+        assertEquals(TIMEOUTS, EngineConfig.ENV_MAX_EXECUTION_TIMEOUTS);
+        assertEquals(LOOKAHEAD, EngineConfig.ENV_LOOKAHEAD_FACTOR);
+        assertEquals(ORDERED, EngineConfig.ENV_ORDERED_LAUNCH);
+    }
+
+    @Test
+    void anEmptyEnvironmentGivesTheDefaults() {
+        assertEquals(EngineConfig.defaults(), EngineConfig.fromEnvironment(Map.of()));
+    }
+
+    @Test
+    void otherVariablesAreIgnored() {
+        assertEquals(EngineConfig.defaults(), EngineConfig.fromEnvironment(
+                Map.of("PATH", "/usr/bin", "SUBSTREAMS_WORKER_SOMETHING_ELSE", "x", "orderly_lookahead_factor", "x")));
+    }
+
+    @Test
+    void aNullEnvironmentIsRejected() {
+        NullPointerException e = assertThrows(NullPointerException.class, () -> EngineConfig.fromEnvironment(null));
+        assertEquals("env", e.getMessage());
+    }
+
+    static Stream<Arguments> everyVariable() {
+        return Stream.of(
+                read(PERCENT, "50", b -> b.launchWindowPercent(50)),
+                read(PERCENT, "1", b -> b.launchWindowPercent(1)),
+                read(PERCENT, "100", b -> b.launchWindowPercent(100)),
+                read(PERCENT, " 30 ", b -> b.launchWindowPercent(30)),
+                read(MAX, "40", b -> b.launchWindowMax(40)),
+                read(MAX, "2", b -> b.launchWindowMax(2)),
+                read(REFUSED, "250ms", b -> b.refusedDelay(Duration.ofMillis(250))),
+                read(REFUSED, "0", b -> b.refusedDelay(Duration.ZERO)),
+                read(REFUSED, "1.5s", b -> b.refusedDelay(Duration.ofMillis(1500))),
+                read(REFUSED, "300us", b -> b.refusedDelay(Duration.ofNanos(300_000))),
+                read(FAILED, "1m30s", b -> b.failureDelay(Duration.ofSeconds(90))),
+                read(FAILED, "2h", b -> b.failureDelay(Duration.ofHours(2))),
+                read(FAILED, "100ms", b -> b.failureDelay(Duration.ofMillis(100))),
+                read(RETRIES, "9", b -> b.maxFailures(9)),
+                read(RETRIES, "1", b -> b.maxFailures(1)),
+                read(TIMEOUTS, "7", b -> b.maxExecutionTimeouts(7)),
+                read(TIMEOUTS, "1", b -> b.maxExecutionTimeouts(1)),
+                read(LOOKAHEAD, "3.5", b -> b.lookaheadFactor(3.5)),
+                read(LOOKAHEAD, "0.25", b -> b.lookaheadFactor(0.25)),
+                read(ORDERED, "false", b -> b.ordered(false)),
+                read(ORDERED, "FALSE", b -> b.ordered(false)),
+                read(ORDERED, "False", b -> b.ordered(false)));
+    }
+
+    private static Arguments read(String variable, String value, UnaryOperator<EngineConfig.Builder> expected) {
+        return Arguments.of(variable, value, expected);
+    }
+
+    @ParameterizedTest(name = "{0}={1}")
+    @MethodSource("everyVariable")
+    void everyVariableIsReadAndChangesOnlyItsOwnField(String variable, String value,
+            UnaryOperator<EngineConfig.Builder> expected) {
+        EngineConfig read = EngineConfig.fromEnvironment(Map.of(variable, value));
+        assertEquals(expected.apply(EngineConfig.builder()).build(), read);
+        assertNotEquals(EngineConfig.defaults(), read, "every value above differs from the default");
+    }
+
+    @Test
+    void theDefaultValuesWrittenOutAreAcceptedToo() {
+        Map<String, String> env = Map.of(PERCENT, "20", MAX, "15", REFUSED, "100ms", FAILED, "5s", RETRIES, "5",
+                TIMEOUTS, "2", LOOKAHEAD, "2.0", ORDERED, "true");
+        assertEquals(EngineConfig.defaults(), EngineConfig.fromEnvironment(env));
+    }
+
+    @Test
+    void allVariablesTogether() {
+        Map<String, String> env = new HashMap<>();
+        env.put(PERCENT, "25");
+        env.put(MAX, "12");
+        env.put(REFUSED, "50ms");
+        env.put(FAILED, "2s");
+        env.put(RETRIES, "3");
+        env.put(TIMEOUTS, "4");
+        env.put(LOOKAHEAD, "1.25");
+        env.put(ORDERED, "false");
+        assertEquals(new EngineConfig(25, 2, 12, Duration.ofMillis(50), Duration.ofSeconds(2), 3, 4, 1.25, false),
+                EngineConfig.fromEnvironment(env));
+    }
+
+    @ParameterizedTest(name = "{0}=''{1}''")
+    @CsvSource(delimiter = '|', quoteCharacter = '"', value = {
+            // unparsable
+            PERCENT + "|twenty", PERCENT + "|20%", PERCENT + "|2.5", PERCENT + "|0x14", PERCENT + "|99999999999",
+            MAX + "|many", MAX + "|1e3",
+            REFUSED + "|100", REFUSED + "|fast", REFUSED + "|100 ms", REFUSED + "|5sec", REFUSED + "|1m30",
+            FAILED + "|5", FAILED + "|PT5S", FAILED + "|1.2.3s", FAILED + "|s",
+            RETRIES + "|five", RETRIES + "|5.0", RETRIES + "|-",
+            TIMEOUTS + "|two", TIMEOUTS + "|2x",
+            LOOKAHEAD + "|double", LOOKAHEAD + "|2,5", LOOKAHEAD + "|--1",
+            ORDERED + "|yes", ORDERED + "|1", ORDERED + "|0", ORDERED + "|off", ORDERED + "|truee",
+            // empty and blank
+            PERCENT + "|\"\"", MAX + "|\"\"", REFUSED + "|\"\"", FAILED + "|\"\"", RETRIES + "|\"\"",
+            TIMEOUTS + "|\"\"", LOOKAHEAD + "|\"\"", ORDERED + "|\"\"",
+            PERCENT + "|\" \"", REFUSED + "|\"  \"", ORDERED + "|\" \"",
+            // out of range
+            PERCENT + "|0", PERCENT + "|101", PERCENT + "|-5",
+            MAX + "|0", MAX + "|1", MAX + "|-3",
+            REFUSED + "|-1s", REFUSED + "|-100ms",
+            FAILED + "|-5s", FAILED + "|-1ns",
+            RETRIES + "|0", RETRIES + "|-1",
+            TIMEOUTS + "|0", TIMEOUTS + "|-2",
+            LOOKAHEAD + "|0", LOOKAHEAD + "|-1.5", LOOKAHEAD + "|NaN", LOOKAHEAD + "|Infinity", LOOKAHEAD + "|1e400",
+    })
+    void aBadValueIsRejectedNamingTheVariableAndTheValueAsWritten(String variable, String value) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> EngineConfig.fromEnvironment(Map.of(variable, value)));
+        assertTrue(e.getMessage().startsWith(variable + " "), e.getMessage());
+        assertTrue(e.getMessage().contains("'" + value + "'"), e.getMessage());
+    }
+
+    /**
+     * Regression: an out-of-range value was shown as parsed, not as written: {@code -1s} as {@code PT-1S},
+     * {@code 1e400} as {@code Infinity}, which the user can not find in their environment.
+     */
+    @Test
+    void bugOutOfRangeValuesWereShownParsedNotAsWritten() {
+        assertEquals(REFUSED + " must be >= 0, was '-1s'", rejection(REFUSED, "-1s"));
+        assertEquals(FAILED + " must be >= 0, was '-250ms'", rejection(FAILED, "-250ms"));
+        assertEquals(LOOKAHEAD + " must be a finite number > 0, was '1e400'", rejection(LOOKAHEAD, "1e400"));
+        assertEquals(PERCENT + " must be between 1 and 100, was '+0'", rejection(PERCENT, "+0"));
+    }
+
+    private static String rejection(String variable, String value) {
+        return assertThrows(IllegalArgumentException.class,
+                () -> EngineConfig.fromEnvironment(Map.of(variable, value))).getMessage();
+    }
+
+    @Test
+    void aBadValueIsNeverReplacedByTheDefaultEvenWhenTheOtherVariablesAreGood() {
+        Map<String, String> env = Map.of(PERCENT, "50", RETRIES, "abc", ORDERED, "false");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> EngineConfig.fromEnvironment(env));
+        assertTrue(e.getMessage().contains(RETRIES), e.getMessage());
+    }
+
+    @Test
+    void theUnparsableDurationMessageShowsTheExpectedForm() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> EngineConfig.fromEnvironment(Map.of(REFUSED, "100")));
+        assertEquals(REFUSED + " must be a duration such as 100ms, 5s or 1m30s, was '100': missing unit after '100'"
+                + " in '100' (use ns, us, ms, s, m or h)", e.getMessage());
+    }
+
+    @Test
+    void aWindowMaxBelowTheMinimumSaysWhatTheMinimumIs() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> EngineConfig.fromEnvironment(Map.of(MAX, "1")));
+        assertTrue(e.getMessage().contains("launchWindowMin (2)"), e.getMessage());
+    }
+
+    @Test
+    void theEnvironmentIsOnlyRead() {
+        Map<String, String> env = new HashMap<>(Map.of(PERCENT, "30"));
+        EngineConfig.fromEnvironment(env);
+        assertEquals(Map.of(PERCENT, "30"), env);
+        assertFalse(env.containsKey(MAX));
+    }
+}

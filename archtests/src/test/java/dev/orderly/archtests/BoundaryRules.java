@@ -1,0 +1,63 @@
+package dev.orderly.archtests;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.lang.ArchRule;
+
+/**
+ * The module boundaries of DESIGN section 2: what each module may depend on.
+ */
+final class BoundaryRules {
+
+    private BoundaryRules() {
+    }
+
+    /**
+     * The api is what an embedder compiles against, so it must bring nothing along but the JDK: its classes depend
+     * only on {@code java..} and on each other (not on the engine, not on SLF4J, not on {@code javax..} or
+     * {@code jdk..}).
+     */
+    static ArchRule apiUsesOnlyTheJdk(Layout layout) {
+        return classes().that().resideInAPackage(layout.apiTree())
+                .should().onlyDependOnClassesThat().resideInAnyPackage("java..", layout.apiTree())
+                .as("api classes should depend only on the JDK (java..) and on the api itself")
+                .because("embedders compile against the api and it must bring nothing else along (DESIGN section 2)");
+    }
+
+    /**
+     * The engine depends on the api, SLF4J and the JDK only: never on the simulator, a test library, or a second
+     * logging framework.
+     */
+    static ArchRule engineUsesOnlyTheApiSlf4jAndTheJdk(Layout layout) {
+        return classes().that().resideInAPackage(layout.engineTree())
+                .should().onlyDependOnClassesThat()
+                .resideInAnyPackage("java..", "org.slf4j..", layout.apiTree(), layout.engineTree())
+                .as("engine classes should depend only on the JDK (java..), SLF4J, the api and the engine itself")
+                .because("the engine's dependencies are api and SLF4J only (DESIGN section 2)");
+    }
+
+    /**
+     * Nothing outside the engine touches the engine's internal package; the simulator and embedders use
+     * {@code dev.orderly.engine} (the only exported engine package) and the api.
+     */
+    static ArchRule nothingOutsideTheEngineTouchesItsInternals(Layout layout) {
+        return noClasses().that().resideOutsideOfPackage(layout.engineTree())
+                .should().dependOnClassesThat().resideInAPackage(layout.engineInternalTree())
+                .as("no class outside the engine should depend on " + layout.engineInternal())
+                .because("only " + layout.engine() + " is exported; its internals may change at any time"
+                        + " (DESIGN section 2)");
+    }
+
+    /**
+     * At most one top-level class in the whole code base (its nested, inner and anonymous classes count as part of
+     * it) touches {@code java.util.concurrent.StructuredTaskScope} or one of its nested types, and that class is in
+     * the engine: the request scope. The rule does not name the class, so it holds whatever the request scope is
+     * called.
+     */
+    static ArchRule atMostOneEngineClassTouchesStructuredTaskScope(Layout layout) {
+        return classes().should(new SingleStructuredTaskScopeOwner(layout.engineTree()))
+                .because("StructuredTaskScope is a preview API that changes between JDK releases, so it must"
+                        + " live in one engine class, the request scope (DESIGN section 2)");
+    }
+}

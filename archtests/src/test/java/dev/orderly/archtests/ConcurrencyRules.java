@@ -1,0 +1,166 @@
+package dev.orderly.archtests;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noMethods;
+
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaCall;
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaConstructorCall;
+import com.tngtech.archunit.core.domain.JavaMethodCall;
+import com.tngtech.archunit.core.domain.JavaModifier;
+import com.tngtech.archunit.lang.ArchRule;
+import java.util.List;
+import java.util.Set;
+import java.util.Timer;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * How {@code api} and {@code engine} may wait and run things (DESIGN section 2, TEAM standards): waiting is a
+ * {@code ReentrantLock} {@code Condition}, threads are virtual. The simulator is not restricted: it may sleep, print
+ * and use any thread it likes.
+ */
+final class ConcurrencyRules {
+
+    private static final String BECAUSE_LOCKS = "waiting is a ReentrantLock Condition: targeted wake-ups and"
+            + " interruptible timed waits (DESIGN section 2)";
+
+    private static final Set<String> PLATFORM_POOL_FACTORIES = Set.of(
+            "newFixedThreadPool", "newCachedThreadPool", "newSingleThreadExecutor", "newScheduledThreadPool",
+            "newSingleThreadScheduledExecutor", "newWorkStealingPool", "defaultThreadFactory",
+            "privilegedThreadFactory");
+
+    private ConcurrencyRules() {
+    }
+
+    /** No method of api or engine is declared {@code synchronized}. */
+    static ArchRule noSynchronizedMethods(Layout layout) {
+        return noMethods().that().areDeclaredInClassesThat().resideInAnyPackage(restricted(layout))
+                .should().haveModifier(JavaModifier.SYNCHRONIZED)
+                .as("no method in api or engine should be synchronized")
+                .because(BECAUSE_LOCKS);
+    }
+
+    /**
+     * No {@code synchronized} block in api or engine. ArchUnit's model has no notion of a monitor (a block compiles to
+     * {@code monitorenter}/{@code monitorexit} instructions, which ArchUnit does not import), so this rule reads each
+     * class file itself with the JDK's {@code java.lang.classfile} API; see {@link MonitorEnterScan}.
+     */
+    static ArchRule noSynchronizedBlocks(Layout layout) {
+        return classes().that().resideInAnyPackage(restricted(layout))
+                .should(MonitorEnterScan.notEnterAMonitor())
+                .as("no class in api or engine should contain a synchronized block")
+                .because(BECAUSE_LOCKS);
+    }
+
+    /**
+     * No {@code Object.wait}, {@code notify} or {@code notifyAll} in api or engine. The call is matched by name and
+     * parameter types, whatever the receiver's declared type ({@code this.wait()} in class {@code Foo} is compiled as
+     * a call of {@code Foo.wait}): these methods are final in {@code Object}, so nothing else can declare them.
+     */
+    static ArchRule noObjectMonitorMethods(Layout layout) {
+        return noClasses().that().resideInAnyPackage(restricted(layout))
+                .should().callMethodWhere(OBJECT_MONITOR_METHOD)
+                .as("no class in api or engine should call Object.wait, notify or notifyAll")
+                .because(BECAUSE_LOCKS);
+    }
+
+    /**
+     * No {@code Thread.sleep} in api or engine, nor its disguise {@code TimeUnit.sleep}: a delay is a timed wait on a
+     * condition, which an interrupt or a signal ends early.
+     */
+    static ArchRule noThreadSleep(Layout layout) {
+        return noClasses().that().resideInAnyPackage(restricted(layout))
+                .should().callMethodWhere(SLEEP)
+                .as("no class in api or engine should call Thread.sleep or TimeUnit.sleep")
+                .because("a delay is a timed Condition wait; sleeping can neither be signalled nor skip the"
+                        + " wait when the condition already holds (DESIGN section 2, TEAM standards)");
+    }
+
+    /**
+     * No platform threads created or borrowed in api or engine: no {@code Thread} constructor (so no {@code new
+     * Thread} and no subclass of {@code Thread}), no {@code Thread.ofPlatform()}, no {@code Executors} factory whose
+     * pool runs on platform threads, no {@code ThreadPoolExecutor}, {@code ScheduledThreadPoolExecutor},
+     * {@code ForkJoinPool} or {@code java.util.Timer}, and none of the calls that run work on the common
+     * {@code ForkJoinPool}: {@code ForkJoinPool.commonPool()}, {@code CompletableFuture}/{@code CompletionStage}
+     * {@code *Async} methods without an {@code Executor}, {@code delayedExecutor}, and parallel streams.
+     * {@code Thread.ofVirtual()}, {@code Thread.startVirtualThread} and
+     * {@code Executors.newVirtualThreadPerTaskExecutor()} are what the engine uses instead.
+     */
+    static ArchRule noPlatformThreads(Layout layout) {
+        return noClasses().that().resideInAnyPackage(restricted(layout))
+                .should().callConstructorWhere(PLATFORM_THREAD_CONSTRUCTOR)
+                .orShould().callMethodWhere(PLATFORM_THREAD_METHOD)
+                .as("no class in api or engine should create or borrow platform threads")
+                .because("every job runs on a virtual thread forked in the request's scope (DESIGN sections 2"
+                        + " and 8)");
+    }
+
+    static String[] restricted(Layout layout) {
+        return new String[] {layout.apiTree(), layout.engineTree()};
+    }
+
+    private static final DescribedPredicate<JavaMethodCall> OBJECT_MONITOR_METHOD = DescribedPredicate.describe(
+            "Object.wait(), wait(long), wait(long, int), notify() or notifyAll()", call -> {
+                List<String> params = parameterNames(call);
+                return switch (call.getName()) {
+                    case "wait" -> params.isEmpty() || params.equals(List.of("long"))
+                            || params.equals(List.of("long", "int"));
+                    case "notify", "notifyAll" -> params.isEmpty();
+                    default -> false;
+                };
+            });
+
+    private static final DescribedPredicate<JavaMethodCall> SLEEP = DescribedPredicate.describe(
+            "Thread.sleep or TimeUnit.sleep", call -> call.getName().equals("sleep")
+                    && (ownerIs(call, Thread.class) || ownerIs(call, TimeUnit.class)));
+
+    private static final DescribedPredicate<JavaConstructorCall> PLATFORM_THREAD_CONSTRUCTOR =
+            DescribedPredicate.describe(
+                    "a constructor of Thread (or a subclass), ThreadPoolExecutor, ForkJoinPool or java.util.Timer",
+                    call -> ownerIs(call, Thread.class) || ownerIs(call, ThreadPoolExecutor.class)
+                            || ownerIs(call, ForkJoinPool.class) || ownerIs(call, Timer.class));
+
+    private static final DescribedPredicate<JavaMethodCall> PLATFORM_THREAD_METHOD = DescribedPredicate.describe(
+            "Thread.ofPlatform, a platform-thread Executors factory, ForkJoinPool.commonPool, an *Async"
+                    + " method without an Executor, delayedExecutor, or a parallel stream",
+            call -> {
+                String name = call.getName();
+                if (ownerIs(call, Thread.class)) {
+                    return name.equals("ofPlatform");
+                }
+                if (ownerIs(call, Executors.class)) {
+                    return PLATFORM_POOL_FACTORIES.contains(name);
+                }
+                if (ownerIs(call, ForkJoinPool.class)) {
+                    return name.equals("commonPool");
+                }
+                if (ownerIs(call, CompletableFuture.class) || ownerIs(call, CompletionStage.class)) {
+                    return name.equals("delayedExecutor") || (name.endsWith("Async")
+                            && call.getTarget().getRawParameterTypes().stream()
+                                    .noneMatch(p -> p.isAssignableTo(Executor.class)));
+                }
+                if (ownerIs(call, java.util.Collection.class)) {
+                    return name.equals("parallelStream");
+                }
+                if (ownerIs(call, java.util.stream.BaseStream.class)) {
+                    return name.equals("parallel");
+                }
+                return false;
+            });
+
+    private static boolean ownerIs(JavaCall<?> call, Class<?> type) {
+        return call.getTargetOwner().isAssignableTo(type);
+    }
+
+    private static List<String> parameterNames(JavaMethodCall call) {
+        return call.getTarget().getRawParameterTypes().stream().map(JavaClass::getName).toList();
+    }
+}

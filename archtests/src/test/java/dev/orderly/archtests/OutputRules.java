@@ -1,0 +1,51 @@
+package dev.orderly.archtests;
+
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.belongToAnyOf;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaFieldAccess;
+import com.tngtech.archunit.core.domain.JavaMethodCall;
+import com.tngtech.archunit.lang.ArchRule;
+
+/**
+ * What {@code api} and {@code engine} may write (DESIGN sections 2 and 9): nothing to the console, and logs through
+ * SLF4J only. The simulator's command line prints for people and is not restricted.
+ */
+final class OutputRules {
+
+    private OutputRules() {
+    }
+
+    /**
+     * No {@code System.out}, no {@code System.err}, and no {@code Throwable.printStackTrace()} (which writes to
+     * {@code System.err}) in api or engine.
+     */
+    static ArchRule noSystemOutOrErr(Layout layout) {
+        return noClasses().that().resideInAnyPackage(ConcurrencyRules.restricted(layout))
+                .should().accessFieldWhere(SYSTEM_OUT_OR_ERR)
+                .orShould().callMethodWhere(PRINT_STACK_TRACE)
+                .as("no class in api or engine should use System.out, System.err or printStackTrace()")
+                .because("a library logs through SLF4J; the console belongs to the embedding application"
+                        + " (DESIGN section 2)");
+    }
+
+    /** No {@code java.util.logging} and no {@code System.Logger} in api or engine: SLF4J is the one logging API. */
+    static ArchRule logOnlyThroughSlf4j(Layout layout) {
+        return noClasses().that().resideInAnyPackage(ConcurrencyRules.restricted(layout))
+                .should().dependOnClassesThat(resideInAPackage("java.util.logging..")
+                        .or(belongToAnyOf(System.Logger.class)))
+                .as("no class in api or engine should use java.util.logging or System.Logger")
+                .because("api and engine log through SLF4J only (DESIGN sections 2 and 9)");
+    }
+
+    private static final DescribedPredicate<JavaFieldAccess> SYSTEM_OUT_OR_ERR = DescribedPredicate.describe(
+            "System.out or System.err", access -> access.getTargetOwner().isEquivalentTo(System.class)
+                    && (access.getName().equals("out") || access.getName().equals("err")));
+
+    private static final DescribedPredicate<JavaMethodCall> PRINT_STACK_TRACE = DescribedPredicate.describe(
+            "Throwable.printStackTrace()", call -> call.getName().equals("printStackTrace")
+                    && call.getTargetOwner().isAssignableTo(Throwable.class)
+                    && call.getTarget().getRawParameterTypes().isEmpty());
+}

@@ -1,0 +1,10 @@
+package dev.orderly.archtests.violations.engine;
+
+import dev.orderly.archtests.violations.sim.SimulatedFleet;
+
+/** Bad: the engine depends on the simulator, which depends on the engine. */
+public final class EngineThatUsesTheSimulator {
+    public SimulatedFleet fleet() {
+        return new SimulatedFleet();
+    }
+}

@@ -1,0 +1,76 @@
+package dev.orderly.engine.internal;
+
+import dev.orderly.api.EngineConfig;
+import dev.orderly.api.JobKey;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The unordered baseline: no queue and no window. A job that was never refused and never failed dials at once; a
+ * refused one waits {@code refusedDelay}, a failed one {@code failureDelay}, each on its own, whatever the other jobs
+ * of the request do.
+ *
+ * <p>The delay is a timed wait on a condition that is never signalled, so it costs no CPU and ends early only when
+ * the thread is interrupted (the request was cancelled).
+ *
+ * <p>Invariants: {@code notBefore} holds an entry only for a job between a refusal or failure and its next admission
+ * or end; it is a concurrent map (each key is touched by its own job only). {@code lock} guards nothing but the
+ * waits on {@code never}. This class is thread-safe.
+ */
+final class DelayGate implements DialGate {
+
+    private final long refusedDelayNanos;
+    private final long failureDelayNanos;
+    private final Map<JobKey, Long> notBefore = new ConcurrentHashMap<>();
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition never = lock.newCondition();
+
+    DelayGate(EngineConfig config) {
+        this.refusedDelayNanos = config.refusedDelay().toNanos();
+        this.failureDelayNanos = config.failureDelay().toNanos();
+    }
+
+    @Override
+    public void awaitTurn(JobKey key) throws InterruptedException {
+        if (Thread.interrupted()) {
+            throw new InterruptedException();
+        }
+        Long until = notBefore.get(key);
+        if (until == null) {
+            return;
+        }
+        lock.lock();
+        try {
+            long wait;
+            while ((wait = until - System.nanoTime()) > 0) {
+                never.awaitNanos(wait);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public void refused(JobKey key) {
+        notBefore.put(key, System.nanoTime() + refusedDelayNanos);
+    }
+
+    @Override
+    public void failed(JobKey key) {
+        notBefore.put(key, System.nanoTime() + failureDelayNanos);
+    }
+
+    @Override
+    public void leave(JobKey key) {
+        notBefore.remove(key);
+    }
+
+    @Override
+    public String toString() {
+        return "DelayGate[refusedDelay=" + TimeUnit.NANOSECONDS.toMillis(refusedDelayNanos) + "ms, failureDelay="
+                + TimeUnit.NANOSECONDS.toMillis(failureDelayNanos) + "ms]";
+    }
+}

@@ -1,0 +1,262 @@
+package dev.orderly.engine.internal;
+
+import dev.orderly.api.EngineConfig;
+import dev.orderly.api.Job;
+import dev.orderly.api.JobKey;
+import dev.orderly.api.RequestFailedException;
+import dev.orderly.api.RequestListener;
+import dev.orderly.api.Tier2Call;
+import dev.orderly.api.Tier2Client;
+import dev.orderly.api.Tier2Exception;
+import java.util.function.Predicate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
+
+/**
+ * Runs one unit to the end, on the retry path of DESIGN section 5:
+ *
+ * <table>
+ *   <caption>Outcomes of one dial</caption>
+ *   <tr><th>outcome</th><th>what happens</th></tr>
+ *   <tr><td>{@code dial} throws REFUSED or UNREACHABLE</td><td>{@code refused(key)}; redial after
+ *       {@code refusedDelay}; not counted</td></tr>
+ *   <tr><td>{@code dial} returns</td><td>{@code leave(key)} at once, then {@code await()}</td></tr>
+ *   <tr><td>EXECUTION_TIMEOUT (dial or await)</td><td>counted; at {@code maxExecutionTimeouts} the request fails, else
+ *       {@code failed(key)}</td></tr>
+ *   <tr><td>RETRYABLE (dial or await)</td><td>counted; at {@code maxFailures} the request fails, else
+ *       {@code failed(key)}</td></tr>
+ *   <tr><td>FATAL, a {@code RuntimeException} from the client, anything else</td><td>the request fails</td></tr>
+ *   <tr><td>{@code await()} returns</td><td>the unit is done</td></tr>
+ * </table>
+ *
+ * <p>Every dial, the first and each retry, first waits its turn at the {@link DialGate}. A REFUSED or UNREACHABLE
+ * thrown by {@code await()} (a tier2 that admitted the job and then says nothing ran) is treated as a refusal, as its
+ * {@link Tier2Exception#neverRan()} says.
+ *
+ * <p>On every path out, including interruption, the job leaves the gate and its {@link Tier2Call} is closed.
+ * Thread-safe: the per-job counts live on the calling thread's stack; one instance serves all jobs of a request.
+ */
+final class JobRunner {
+
+    private static final Logger LOG = LoggerFactory.getLogger(JobRunner.class);
+
+    private final String requestId;
+    private final Tier2Client tier2;
+    private final DialGate gate;
+    private final EngineConfig config;
+    private final RequestCounters counters;
+    private final RequestListener listener;
+    private final Predicate<JobKey> needed;
+
+    /**
+     * @param needed tells whether a unit is still needed; a job whose unit is not stops instead of retrying
+     */
+    JobRunner(String requestId, Tier2Client tier2, DialGate gate, EngineConfig config, RequestCounters counters,
+            RequestListener listener, Predicate<JobKey> needed) {
+        this.requestId = requestId;
+        this.tier2 = tier2;
+        this.gate = gate;
+        this.config = config;
+        this.counters = counters;
+        this.listener = listener;
+        this.needed = needed;
+    }
+
+    /** How many times a unit was dialed, over all its jobs. Lives on the job's own thread only. */
+    static final class Dials {
+        private int count;
+
+        /** Starts after {@code prior} dials of earlier jobs of the unit. */
+        Dials(int prior) {
+            this.count = prior;
+        }
+
+        int count() {
+            return count;
+        }
+    }
+
+    /** The counted outcomes of one job. Lives on the job's own thread only. */
+    private static final class Attempts {
+        final Dials dials;
+        int failures;
+        int timeouts;
+
+        Attempts(Dials dials) {
+            this.dials = dials;
+        }
+    }
+
+    /** How a job ended without failing the request. */
+    enum Outcome {
+        /** The unit is done. */
+        DONE,
+        /**
+         * The unit was no longer needed (its segment was delivered, or a job of a higher stage of its segment is
+         * done) when the job was about to retry or fail: the job stopped quietly.
+         */
+        ABANDONED
+    }
+
+    /** The next step after one dial. */
+    private enum Step { DONE, RETRY, ABANDON }
+
+    /**
+     * Runs the unit of {@code key} until it is done; {@code dials} counts every dial (and numbers the attempts).
+     *
+     * @throws RequestFailedException when the unit failed for good; the request must fail with it
+     * @throws InterruptedException when the request was cancelled
+     */
+    Outcome run(JobKey key, Dials dials) throws RequestFailedException, InterruptedException {
+        MDC.put("request", requestId);
+        MDC.put("segment", Long.toString(key.segment()));
+        MDC.put("stage", Integer.toString(key.stage()));
+        try {
+            Attempts attempts = new Attempts(dials);
+            while (true) {
+                switch (attempt(key, attempts)) {
+                    case DONE -> {
+                        return Outcome.DONE;
+                    }
+                    case ABANDON -> {
+                        LOG.debug("{} no longer needed; job stops", key);
+                        return Outcome.ABANDONED;
+                    }
+                    case RETRY -> {
+                        // go round for another turn
+                    }
+                }
+            }
+        } finally {
+            gate.leave(key);
+            MDC.remove("request");
+            MDC.remove("segment");
+            MDC.remove("stage");
+        }
+    }
+
+    /** One turn and one dial. */
+    private Step attempt(JobKey key, Attempts attempts) throws RequestFailedException, InterruptedException {
+        gate.awaitTurn(key);
+        if (!needed.test(key)) {
+            return Step.ABANDON;
+        }
+        Job job = new Job(requestId, key, ++attempts.dials.count);
+        counters.dial();
+        listener.onDial(job);
+        LOG.debug("dial {} attempt {}", key, job.attempt());
+        Tier2Call call;
+        try {
+            call = tier2.dial(job);
+        } catch (Tier2Exception e) {
+            return retryOrFail(job, e, attempts);
+        } catch (RuntimeException e) {
+            return retryOrFail(job, asFatal(e), attempts);
+        }
+        if (call == null) {
+            return retryOrFail(job, Tier2Exception.fatal("tier2 client returned no call from dial", null), attempts);
+        }
+        try {
+            gate.leave(key);
+            counters.admission();
+            listener.onAdmitted(job);
+            call.await();
+        } catch (Tier2Exception e) {
+            return retryOrFail(job, e, attempts);
+        } catch (RuntimeException e) {
+            return retryOrFail(job, asFatal(e), attempts);
+        } finally {
+            close(call, key);
+        }
+        listener.onJobDone(job);
+        LOG.info("{} done after {} dial(s)", key, job.attempt());
+        return Step.DONE;
+    }
+
+    /**
+     * Applies the retry table to one error: counts it, then returns RETRY to dial again, or throws to fail the
+     * request. A unit that is no longer needed is ABANDONed instead, whatever the error: it can not hurt the client
+     * any more.
+     */
+    private Step retryOrFail(Job job, Tier2Exception e, Attempts attempts) throws RequestFailedException {
+        JobKey key = job.key();
+        count(job, e, attempts);
+        if (!needed.test(key)) {
+            LOG.debug("{} failed on attempt {} after it stopped being needed: {}", key, job.attempt(), e.getMessage());
+            return Step.ABANDON;
+        }
+        switch (e.kind()) {
+            case REFUSED, UNREACHABLE -> {
+                LOG.debug("{} refused on attempt {}: {}", key, job.attempt(), e.getMessage());
+                gate.refused(key);
+                return Step.RETRY;
+            }
+            case EXECUTION_TIMEOUT -> {
+                LOG.warn("{} timed out on attempt {} ({} of {}): {}", key, job.attempt(), attempts.timeouts,
+                        config.maxExecutionTimeouts(), e.getMessage());
+                if (attempts.timeouts >= config.maxExecutionTimeouts()) {
+                    throw new RequestFailedException(key, key + " timed out " + times(attempts.timeouts)
+                            + ", giving up: " + e.getMessage(), e);
+                }
+                gate.failed(key);
+                return Step.RETRY;
+            }
+            case RETRYABLE -> {
+                LOG.warn("{} failed on attempt {} ({} of {}): {}", key, job.attempt(), attempts.failures,
+                        config.maxFailures(), e.getMessage());
+                if (attempts.failures >= config.maxFailures()) {
+                    throw new RequestFailedException(key, key + " failed " + times(attempts.failures)
+                            + ", giving up: " + e.getMessage(), e);
+                }
+                gate.failed(key);
+                return Step.RETRY;
+            }
+            case FATAL -> {
+                LOG.warn("{} failed fatally on attempt {}: {}", key, job.attempt(), e.getMessage());
+                throw new RequestFailedException(key, key + " failed fatally on attempt " + job.attempt()
+                        + ", giving up: " + e.getMessage(), e);
+            }
+            default -> throw new IllegalStateException("unknown kind " + e.kind(), e);
+        }
+    }
+
+    /** Counts one error in the job's and the request's figures and tells the listener. */
+    private void count(Job job, Tier2Exception e, Attempts attempts) {
+        switch (e.kind()) {
+            case REFUSED, UNREACHABLE -> {
+                counters.refusal();
+                listener.onRefused(job, e);
+            }
+            case EXECUTION_TIMEOUT -> {
+                counters.executionTimeout();
+                attempts.timeouts++;
+                listener.onFailed(job, e);
+            }
+            case RETRYABLE -> {
+                counters.failure();
+                attempts.failures++;
+                listener.onFailed(job, e);
+            }
+            case FATAL -> listener.onFailed(job, e);
+            default -> throw new IllegalStateException("unknown kind " + e.kind(), e);
+        }
+    }
+
+    private static String times(int n) {
+        return n == 1 ? "1 time" : n + " times";
+    }
+
+    private static Tier2Exception asFatal(RuntimeException e) {
+        return Tier2Exception.fatal("tier2 client threw " + e, e);
+    }
+
+    private static void close(Tier2Call call, JobKey key) {
+        try {
+            call.close();
+        } catch (RuntimeException e) {
+            // The job's outcome is already decided; a call that can not let go must not change it.
+            LOG.warn("closing the tier2 call of {} threw; ignored", key, e);
+        }
+    }
+}

@@ -1,0 +1,115 @@
+package dev.orderly.engine.internal;
+
+import dev.orderly.api.Engine;
+import dev.orderly.api.EngineConfig;
+import dev.orderly.api.Request;
+import dev.orderly.api.RequestFailedException;
+import dev.orderly.api.RequestListener;
+import dev.orderly.api.RequestPlan;
+import dev.orderly.api.RequestResult;
+import dev.orderly.engine.LaunchQueue;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The {@link Engine}: wires, for each request, a scheduler, a dial gate (the launch queue, or the unordered
+ * baseline's per-job delay), a job runner, an output walker and a request scope, runs it, and logs one summary line.
+ *
+ * <p>Immutable and thread-safe: each request gets its own parts, so many requests run at once on one engine.
+ */
+public final class OrderlyEngine implements Engine {
+
+    private static final Logger LOG = LoggerFactory.getLogger(OrderlyEngine.class);
+
+    private final EngineConfig config;
+    private final Consumer<Thread> threadObserver;
+
+    /** An engine with {@code config}. */
+    public OrderlyEngine(EngineConfig config) {
+        this(config, thread -> { });
+    }
+
+    /**
+     * An engine that also tells {@code threadObserver} of every thread it creates for a request, before the thread
+     * starts. A test hook: it lets a test check that no request thread outlives its request.
+     */
+    public OrderlyEngine(EngineConfig config, Consumer<Thread> threadObserver) {
+        this.config = Objects.requireNonNull(config, "config");
+        this.threadObserver = Objects.requireNonNull(threadObserver, "threadObserver");
+    }
+
+    /** This engine's configuration. */
+    public EngineConfig config() {
+        return config;
+    }
+
+    @Override
+    public RequestResult run(Request request) throws RequestFailedException, InterruptedException {
+        Objects.requireNonNull(request, "request");
+        RequestPlan plan = request.plan();
+        String id = request.id();
+        RequestCounters counters = new RequestCounters();
+        RequestListener listener = new SafeListener(request.listener());
+        long lookahead = Scheduler.lookahead(config.lookaheadFactor(), plan.workers());
+        Scheduler scheduler = new Scheduler(plan, lookahead);
+        DialGate gate = config.ordered()
+                ? new QueueGate(new LaunchQueue(plan.workers(), config, listener::onQueued))
+                : new DelayGate(config);
+        JobRunner runner = new JobRunner(id, request.tier2(), gate, config, counters, listener, scheduler::isNeeded);
+        OutputWalker walker = new OutputWalker(id, plan, request.outputs(), request.client(), scheduler, counters,
+                listener);
+        RequestScope scope = new RequestScope(id, scheduler, threadObserver);
+        LOG.debug("request {} starts: segments [{}, {}), {} stage(s), {} worker(s), look-ahead {}, {}", id,
+                plan.startSegment(), plan.endSegment(), plan.stages(), plan.workers(), lookahead, gate);
+
+        Optional<Throwable> failure;
+        try {
+            failure = scope.run(() -> {
+                walker.run();
+                return null;
+            }, key -> job(key, runner, scheduler));
+        } catch (InterruptedException e) {
+            LOG.info("request {} cancelled by interrupt: {}", id, summary(counters.result()));
+            throw e;
+        }
+        if (failure.isPresent()) {
+            RequestFailedException failed = asRequestFailure(id, failure.get());
+            LOG.info("request {} failed: {}; {}", id, failed.getMessage(), summary(counters.result()));
+            throw failed;
+        }
+        RequestResult result = counters.result();
+        LOG.info("request {} done: {}", id, summary(result));
+        return result;
+    }
+
+    private static Callable<Void> job(Launch launch, JobRunner runner, Scheduler scheduler) {
+        return () -> {
+            JobRunner.Dials dials = new JobRunner.Dials(launch.priorDials());
+            boolean succeeded = false;
+            try {
+                succeeded = runner.run(launch.key(), dials) == JobRunner.Outcome.DONE;
+            } finally {
+                scheduler.jobEnded(launch.key(), succeeded, dials.count());
+            }
+            return null;
+        };
+    }
+
+    private static RequestFailedException asRequestFailure(String id, Throwable failure) {
+        if (failure instanceof RequestFailedException e) {
+            return e;
+        }
+        return new RequestFailedException("request " + id + " failed: " + failure, failure);
+    }
+
+    private static String summary(RequestResult r) {
+        return r.segmentsDelivered() + " segment(s) delivered in " + r.elapsed().toMillis() + " ms (first after "
+                + r.timeToFirstSegment().toMillis() + " ms), " + r.dials() + " dial(s), " + r.admissions()
+                + " admission(s), " + r.refusals() + " refusal(s), " + r.failures() + " failure(s), "
+                + r.executionTimeouts() + " execution timeout(s), " + r.reruns() + " re-run(s)";
+    }
+}

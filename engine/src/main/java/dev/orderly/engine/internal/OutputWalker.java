@@ -1,0 +1,117 @@
+package dev.orderly.engine.internal;
+
+import dev.orderly.api.JobKey;
+import dev.orderly.api.OutputStore;
+import dev.orderly.api.RequestFailedException;
+import dev.orderly.api.RequestListener;
+import dev.orderly.api.RequestPlan;
+import dev.orderly.api.SegmentConsumer;
+import java.io.IOException;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
+
+/**
+ * Hands each segment's output to the client, strictly in order and exactly once (DESIGN section 7).
+ *
+ * <p>For each segment it waits until the segment's last stage is DONE, reads the output and calls the client. An
+ * output missing after its job succeeded sends the unit back to PENDING; its new job, being the lowest segment,
+ * launches first. After {@value #MAX_RERUNS} re-runs of one segment the request fails. A client that throws fails
+ * the request, its exception kept as the cause.
+ *
+ * <p>Runs on one thread, the walker subtask of the request; the client is therefore called one segment at a time.
+ */
+final class OutputWalker {
+
+    /** Re-runs of one segment's missing output before the request fails. */
+    static final int MAX_RERUNS = 3;
+
+    private static final Logger LOG = LoggerFactory.getLogger(OutputWalker.class);
+
+    private final String requestId;
+    private final RequestPlan plan;
+    private final OutputStore outputs;
+    private final SegmentConsumer client;
+    private final Scheduler scheduler;
+    private final RequestCounters counters;
+    private final RequestListener listener;
+
+    OutputWalker(String requestId, RequestPlan plan, OutputStore outputs, SegmentConsumer client, Scheduler scheduler,
+            RequestCounters counters, RequestListener listener) {
+        this.requestId = requestId;
+        this.plan = plan;
+        this.outputs = outputs;
+        this.client = client;
+        this.scheduler = scheduler;
+        this.counters = counters;
+        this.listener = listener;
+    }
+
+    /**
+     * Delivers every segment of the plan, or stops early (returning) when the request was stopped.
+     *
+     * @throws RequestFailedException when an output stays missing, can not be read, or the client throws
+     * @throws InterruptedException when the request was cancelled
+     */
+    void run() throws RequestFailedException, InterruptedException {
+        MDC.put("request", requestId);
+        try {
+            for (long segment = plan.startSegment(); segment < plan.endSegment(); segment++) {
+                MDC.put("segment", Long.toString(segment));
+                if (!deliver(segment)) {
+                    return;
+                }
+            }
+        } finally {
+            MDC.remove("segment");
+            MDC.remove("request");
+        }
+    }
+
+    /** Delivers one segment; false if the request was stopped first. */
+    private boolean deliver(long segment) throws RequestFailedException, InterruptedException {
+        JobKey unit = new JobKey(segment, plan.lastStage());
+        int reruns = 0;
+        while (true) {
+            if (!scheduler.awaitOutput(segment)) {
+                return false;
+            }
+            Optional<byte[]> output = read(unit);
+            if (output.isPresent()) {
+                accept(segment, output.get());
+                counters.delivered();
+                scheduler.delivered(segment);
+                listener.onSegmentDelivered(segment);
+                return true;
+            }
+            if (reruns == MAX_RERUNS) {
+                throw new RequestFailedException(unit, unit + " output missing after " + MAX_RERUNS
+                        + " re-runs (" + (MAX_RERUNS + 1) + " successful jobs), giving up", null);
+            }
+            reruns++;
+            LOG.warn("{} output missing after its job succeeded; re-run {} of {}", unit, reruns, MAX_RERUNS);
+            counters.rerun();
+            listener.onRerun(unit);
+            scheduler.rerun(segment);
+        }
+    }
+
+    private Optional<byte[]> read(JobKey unit) throws RequestFailedException {
+        try {
+            return outputs.read(unit.segment());
+        } catch (IOException | RuntimeException e) {
+            throw new RequestFailedException(unit, unit + " output could not be read, giving up: " + e, e);
+        }
+    }
+
+    private void accept(long segment, byte[] output) throws RequestFailedException, InterruptedException {
+        try {
+            client.accept(segment, output);
+        } catch (InterruptedException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new RequestFailedException("the client failed on segment " + segment + ": " + e, e);
+        }
+    }
+}

@@ -1,0 +1,71 @@
+package dev.orderly.engine.internal;
+
+import dev.orderly.api.Job;
+import dev.orderly.api.JobKey;
+import dev.orderly.api.RequestListener;
+import dev.orderly.api.Tier2Exception;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Passes each event on to the embedder's listener and logs, instead of propagating, whatever it throws: a listener
+ * is for metrics and displays and must never break a request. Thread-safe if the wrapped listener is.
+ */
+final class SafeListener implements RequestListener {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SafeListener.class);
+
+    private final RequestListener listener;
+
+    SafeListener(RequestListener listener) {
+        this.listener = listener;
+    }
+
+    @Override
+    public void onQueued(JobKey key) {
+        guard("onQueued", () -> listener.onQueued(key));
+    }
+
+    @Override
+    public void onDial(Job job) {
+        guard("onDial", () -> listener.onDial(job));
+    }
+
+    @Override
+    public void onRefused(Job job, Tier2Exception cause) {
+        guard("onRefused", () -> listener.onRefused(job, cause));
+    }
+
+    @Override
+    public void onAdmitted(Job job) {
+        guard("onAdmitted", () -> listener.onAdmitted(job));
+    }
+
+    @Override
+    public void onFailed(Job job, Tier2Exception cause) {
+        guard("onFailed", () -> listener.onFailed(job, cause));
+    }
+
+    @Override
+    public void onJobDone(Job job) {
+        guard("onJobDone", () -> listener.onJobDone(job));
+    }
+
+    @Override
+    public void onRerun(JobKey key) {
+        guard("onRerun", () -> listener.onRerun(key));
+    }
+
+    @Override
+    public void onSegmentDelivered(long segment) {
+        guard("onSegmentDelivered", () -> listener.onSegmentDelivered(segment));
+    }
+
+    private static void guard(String event, Runnable call) {
+        try {
+            call.run();
+        } catch (RuntimeException e) {
+            LOG.warn("request listener threw from {}; ignored", event, e);
+        }
+    }
+}

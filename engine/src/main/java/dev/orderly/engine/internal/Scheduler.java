@@ -1,0 +1,197 @@
+package dev.orderly.engine.internal;
+
+import dev.orderly.api.JobKey;
+import dev.orderly.api.RequestPlan;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Decides which unit of one request runs next (DESIGN section 6) and tells the output walker when the client's
+ * segment is ready.
+ *
+ * <p>The request's owner thread asks {@link #awaitNextJob()} for the next unit and forks a job for it; each job
+ * reports back once with {@link #jobEnded}; the output walker waits in {@link #awaitOutput} and reports
+ * {@link #delivered} or {@link #rerun}. Nobody polls: the owner waits on {@code launchable}, the walker on
+ * {@code outputReady}, and each is signalled by exactly the events that can let it move.
+ *
+ * <h2>Invariants (all guarded by {@code lock})</h2>
+ * <ul>
+ *   <li>{@code alive} is the number of jobs handed out by {@code awaitNextJob} and not yet reported through
+ *       {@code jobEnded}; it never exceeds {@code workers}.
+ *   <li>{@code board} holds the unit states of the look-ahead window only (see {@link UnitBoard}); nothing here grows
+ *       with the length of the request.
+ *   <li>Once {@code stopped}, {@code awaitNextJob} returns null and {@code awaitOutput} returns false, for good.
+ * </ul>
+ *
+ * <p>There is one owner thread waiting on {@code launchable} and one walker waiting on {@code outputReady}, so a
+ * single {@code signal()} reaches the one thread that can act. This class is thread-safe.
+ */
+final class Scheduler {
+
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition launchable = lock.newCondition();
+    private final Condition outputReady = lock.newCondition();
+    private final int workers;
+    private final long lookahead;
+
+    // guarded by lock
+    private final UnitBoard board;
+    // guarded by lock
+    private int alive;
+    // guarded by lock
+    private boolean stopped;
+
+    /**
+     * @param plan the request's segments, stages and workers
+     * @param lookahead how many segments from the client's on may have work scheduled, {@code >= 1}
+     */
+    Scheduler(RequestPlan plan, long lookahead) {
+        this.workers = plan.workers();
+        this.lookahead = lookahead;
+        this.board = new UnitBoard(plan, lookahead);
+    }
+
+    /** The look-ahead {@code ceil(lookaheadFactor * workers)}, at least 1. */
+    static long lookahead(double lookaheadFactor, int workers) {
+        double segments = Math.ceil(lookaheadFactor * workers);
+        return (long) Math.max(1, Math.min(segments, Integer.MAX_VALUE - 8));
+    }
+
+    /**
+     * Waits until a worker is free and a unit may run, marks it SCHEDULED and returns it; returns null once every
+     * segment was delivered or the request was {@linkplain #stop() stopped}.
+     */
+    Launch awaitNextJob() throws InterruptedException {
+        lock.lock();
+        try {
+            while (!stopped && !board.finished()) {
+                if (alive < workers) {
+                    JobKey key = board.next();
+                    if (key != null) {
+                        board.scheduled(key);
+                        alive++;
+                        return new Launch(key, board.priorDials(key));
+                    }
+                }
+                launchable.await();
+            }
+            return null;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * The job of {@code key} has ended, well ({@code succeeded}) or not, having dialed the unit {@code dials} times
+     * in all (counting earlier jobs of the unit). Its worker is free.
+     */
+    void jobEnded(JobKey key, boolean succeeded, int dials) {
+        lock.lock();
+        try {
+            alive--;
+            if (succeeded) {
+                board.done(key, dials);
+                if (board.readingOutputDone()) {
+                    outputReady.signal();
+                }
+            }
+            launchable.signal();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Waits until the last stage of {@code segment}, the client's segment, is DONE. Returns false if the request was
+     * stopped first.
+     */
+    boolean awaitOutput(long segment) throws InterruptedException {
+        lock.lock();
+        try {
+            requireReading(segment);
+            while (!stopped && !board.readingOutputDone()) {
+                outputReady.await();
+            }
+            return !stopped;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The client has read {@code segment}; the look-ahead window moves up by one. */
+    void delivered(long segment) {
+        lock.lock();
+        try {
+            requireReading(segment);
+            board.delivered();
+            launchable.signal();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The output of {@code segment} was missing after its job succeeded: its last stage runs again. */
+    void rerun(long segment) {
+        lock.lock();
+        try {
+            requireReading(segment);
+            board.rerun();
+            launchable.signal();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** No more jobs: the request failed or was cancelled. Wakes the owner and the walker. */
+    void stop() {
+        lock.lock();
+        try {
+            stopped = true;
+            launchable.signalAll();
+            outputReady.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** False once nothing needs the unit of {@code key}: its segment was delivered or a higher stage is done. */
+    boolean isNeeded(JobKey key) {
+        lock.lock();
+        try {
+            return board.isNeeded(key);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Diagnostic: the number of segments whose unit states are kept (bounded by the look-ahead). */
+    int trackedSegments() {
+        lock.lock();
+        try {
+            return board.trackedSegments();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Diagnostic: jobs alive right now, never more than the workers. */
+    int alive() {
+        lock.lock();
+        try {
+            return alive;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The look-ahead this scheduler keeps. */
+    long lookahead() {
+        return lookahead;
+    }
+
+    private void requireReading(long segment) {
+        if (segment != board.reading()) {
+            throw new IllegalStateException("the client reads segment " + board.reading() + ", not " + segment);
+        }
+    }
+}

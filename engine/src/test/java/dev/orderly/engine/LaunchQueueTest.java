@@ -1,0 +1,358 @@
+package dev.orderly.engine;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.orderly.api.EngineConfig;
+import dev.orderly.api.JobKey;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class LaunchQueueTest {
+
+    private static final Duration LONG = Duration.ofSeconds(5);
+
+    private final List<TurnWaiter> waiters = new CopyOnWriteArrayList<>();
+
+    @AfterEach
+    void interruptLeftoverWaiters() {
+        waiters.forEach(TurnWaiter::interrupt);
+    }
+
+    private static EngineConfig config(Duration refusedDelay, Duration failureDelay) {
+        return EngineConfig.builder().refusedDelay(refusedDelay).failureDelay(failureDelay).build();
+    }
+
+    private static EngineConfig noDelays() {
+        return config(Duration.ZERO, Duration.ZERO);
+    }
+
+    private static JobKey key(long segment, int stage) {
+        return new JobKey(segment, stage);
+    }
+
+    private TurnWaiter waitFor(LaunchQueue queue, JobKey key) {
+        TurnWaiter waiter = TurnWaiter.start(queue, key);
+        waiters.add(waiter);
+        return waiter;
+    }
+
+    /** Puts {@code key} in the queue (a refusal of a job that was not queued joins it) and takes its turn. */
+    private static void joinAndPass(LaunchQueue queue, JobKey key) throws InterruptedException {
+        queue.refused(key);
+        queue.awaitTurn(key);
+    }
+
+    @Test
+    void windowIsTwentyPercentOfWorkersBetweenTwoAndFifteen() {
+        EngineConfig defaults = EngineConfig.defaults();
+        assertEquals(2, LaunchQueue.windowSize(10, defaults));
+        assertEquals(10, LaunchQueue.windowSize(50, defaults));
+        assertEquals(15, LaunchQueue.windowSize(200, defaults));
+        assertEquals(2, LaunchQueue.windowSize(1, defaults));
+        assertEquals(15, LaunchQueue.windowSize(Integer.MAX_VALUE, defaults));
+        assertEquals(2, new LaunchQueue(10, defaults).windowSize());
+    }
+
+    @Test
+    void windowFollowsOtherPercentsAndCaps() {
+        EngineConfig half = EngineConfig.builder().launchWindowPercent(50).launchWindowMax(100).build();
+        assertEquals(5, LaunchQueue.windowSize(10, half));
+        assertEquals(100, LaunchQueue.windowSize(1000, half));
+        EngineConfig all = EngineConfig.builder().launchWindowPercent(100).launchWindowMin(1).launchWindowMax(1000).build();
+        assertEquals(1, LaunchQueue.windowSize(1, all));
+        assertEquals(37, LaunchQueue.windowSize(37, all));
+        EngineConfig wideMin = EngineConfig.builder().launchWindowMin(7).launchWindowMax(7).build();
+        assertEquals(7, LaunchQueue.windowSize(3, wideMin));
+        assertEquals(7, LaunchQueue.windowSize(3000, wideMin));
+    }
+
+    @Test
+    void windowRejectsWorkersBelowOne() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> new LaunchQueue(0, EngineConfig.defaults()));
+        assertTrue(e.getMessage().contains("workers") && e.getMessage().contains("0"), e.getMessage());
+    }
+
+    @Test
+    void queuedJobsAreKeptInLaunchOrderLowestSegmentThenHighestStage() {
+        LaunchQueue queue = new LaunchQueue(10, config(LONG, LONG));
+        List<JobKey> keys = new ArrayList<>();
+        for (long segment = 0; segment < 5; segment++) {
+            for (int stage = 0; stage < 3; stage++) {
+                keys.add(key(segment, stage));
+            }
+        }
+        List<JobKey> shuffled = new ArrayList<>(keys);
+        Collections.shuffle(shuffled, new Random(7));
+        shuffled.forEach(queue::refused);
+
+        List<JobKey> expected = new ArrayList<>(keys);
+        Collections.sort(expected);
+        assertEquals(expected, queue.snapshot());
+        assertEquals(List.of(key(0, 2), key(0, 1), key(0, 0), key(1, 2)), queue.snapshot().subList(0, 4));
+        assertEquals(15, queue.size());
+    }
+
+    @Test
+    void withNothingQueuedAheadAJobDialsAtOnceAndDoesNotJoin() throws InterruptedException {
+        List<JobKey> joined = new CopyOnWriteArrayList<>();
+        LaunchQueue queue = new LaunchQueue(10, config(LONG, LONG), joined::add);
+
+        queue.awaitTurn(key(3, 0));
+        assertEquals(0, queue.size());
+
+        // Only jobs behind it are queued (waiting out a long refusal): still nothing ahead.
+        queue.refused(key(9, 1));
+        queue.awaitTurn(key(4, 0));
+        assertEquals(List.of(key(9, 1)), queue.snapshot());
+        assertEquals(List.of(key(9, 1)), joined);
+        assertEquals(0, queue.dialingCount());
+    }
+
+    @Test
+    void aJobBehindAQueuedOneJoinsIsReportedAndDialsInsideTheWindow() {
+        List<JobKey> joined = new CopyOnWriteArrayList<>();
+        LaunchQueue queue = new LaunchQueue(10, config(LONG, LONG), joined::add);
+        queue.refused(key(1, 0));
+        TurnWaiter waiter = waitFor(queue, key(2, 0));
+        // It joined behind the head; the head is waiting out its refusal, so the second window slot is its.
+        await().atMost(LONG).until(waiter::passed);
+        assertEquals(List.of(key(1, 0), key(2, 0)), joined);
+        assertEquals(List.of(key(1, 0), key(2, 0)), queue.snapshot());
+        assertEquals(1, queue.dialingCount());
+    }
+
+    @Test
+    void jobOutsideTheWindowStaysSilentUntilTheWindowReachesIt() throws InterruptedException {
+        LaunchQueue queue = new LaunchQueue(10, noDelays()); // window 2
+        joinAndPass(queue, key(0, 0));
+        joinAndPass(queue, key(1, 0));
+        queue.refused(key(2, 0));
+        TurnWaiter third = waitFor(queue, key(2, 0));
+
+        assertFalse(third.awaitEnd(300), "a job outside the window must not get its turn");
+        assertEquals(List.of(key(0, 0), key(1, 0), key(2, 0)), queue.snapshot());
+
+        queue.leave(key(0, 0));
+        await().atMost(LONG).until(third::passed);
+        assertEquals(2, queue.dialingCount());
+        assertEquals(0, queue.wakeUpsOutsideWindow());
+    }
+
+    @Test
+    void aLateLowSegmentSortsToTheFrontAndDialsOnItsNextTurn() throws InterruptedException {
+        EngineConfig windowOfOne = noDelays().toBuilder().launchWindowMin(1).launchWindowMax(1).build();
+        LaunchQueue queue = new LaunchQueue(1, windowOfOne);
+        joinAndPass(queue, key(5, 0)); // dialing, holds the only slot
+        queue.refused(key(6, 0));
+        TurnWaiter six = waitFor(queue, key(6, 0));
+
+        queue.refused(key(1, 0)); // the re-run of a missing output, created late
+        assertEquals(List.of(key(1, 0), key(5, 0), key(6, 0)), queue.snapshot());
+        TurnWaiter one = waitFor(queue, key(1, 0));
+        assertFalse(one.awaitEnd(200), "the slot is still held by the dialing job");
+
+        queue.refused(key(5, 0)); // five's dial was refused: the slot is free, and one is first
+        await().atMost(LONG).until(one::passed);
+        TurnWaiter five = waitFor(queue, key(5, 0));
+        assertFalse(five.awaitEnd(300), "five is behind one now and the window is one");
+        assertFalse(six.ended());
+    }
+
+    @Test
+    void theHeadRedialsOnlyAfterTheRefusedDelay() throws InterruptedException {
+        LaunchQueue queue = new LaunchQueue(10, config(Duration.ofSeconds(1), LONG));
+        queue.refused(key(0, 0));
+        TurnWaiter head = waitFor(queue, key(0, 0));
+        assertFalse(head.awaitEnd(300), "the head redialed before its refused delay");
+        await().atMost(LONG).until(head::passed);
+    }
+
+    @Test
+    void aRefusedJobWithNoDelayRedialsAtOnce() throws InterruptedException {
+        LaunchQueue queue = new LaunchQueue(10, noDelays());
+        joinAndPass(queue, key(0, 0));
+        queue.refused(key(0, 0));
+        queue.awaitTurn(key(0, 0));
+        assertEquals(1, queue.dialingCount());
+    }
+
+    @Test
+    void aFailedJobWaitsTheFailureDelayAndHoldsItsWindowSlotMeanwhile() throws InterruptedException {
+        LaunchQueue queue = new LaunchQueue(10, config(Duration.ZERO, Duration.ofSeconds(1))); // window 2
+        joinAndPass(queue, key(0, 0));
+        queue.failed(key(0, 0));
+        assertEquals(0, queue.dialingCount());
+
+        queue.refused(key(1, 0));
+        queue.refused(key(2, 0));
+        TurnWaiter failed = waitFor(queue, key(0, 0));
+        TurnWaiter second = waitFor(queue, key(1, 0));
+        TurnWaiter third = waitFor(queue, key(2, 0));
+
+        await().atMost(LONG).until(second::passed);
+        assertFalse(third.awaitEnd(300), "the failed job's window slot was given away");
+        assertFalse(failed.ended(), "the failed job redialed before its failure delay");
+        await().atMost(LONG).until(failed::passed);
+        assertFalse(third.ended());
+        assertEquals(List.of(key(0, 0), key(1, 0), key(2, 0)), queue.snapshot());
+    }
+
+    @Test
+    void leaveIsIdempotentAndFreesTheDialSlotOnce() throws InterruptedException {
+        LaunchQueue queue = new LaunchQueue(10, noDelays());
+        joinAndPass(queue, key(0, 0));
+        joinAndPass(queue, key(1, 0));
+        assertEquals(2, queue.dialingCount());
+
+        queue.leave(key(0, 0));
+        queue.leave(key(0, 0));
+        queue.leave(key(42, 1)); // never queued
+        assertEquals(1, queue.size());
+        assertEquals(1, queue.dialingCount());
+        queue.leave(key(1, 0));
+        queue.leave(key(1, 0));
+        assertEquals(0, queue.size());
+        assertEquals(0, queue.dialingCount());
+    }
+
+    @Test
+    void fiveHundredInterruptedWaitersAllLeaveAndALaterJobStillGetsItsTurn() throws InterruptedException {
+        LaunchQueue queue = new LaunchQueue(10, noDelays()); // window 2
+        joinAndPass(queue, key(0, 0));
+        joinAndPass(queue, key(0, 1)); // (0,1) sorts before (0,0); the window of two is full of dialing jobs
+        List<TurnWaiter> cancelled = new ArrayList<>();
+        for (int i = 0; i < 500; i++) {
+            JobKey k = key(10 + i, 0);
+            queue.refused(k);
+            cancelled.add(waitFor(queue, k));
+        }
+        queue.refused(key(5_000, 0));
+        TurnWaiter later = waitFor(queue, key(5_000, 0));
+        await().atMost(LONG).until(() -> queue.size() == 503);
+
+        cancelled.forEach(TurnWaiter::interrupt);
+        await().atMost(LONG).until(() -> cancelled.stream().allMatch(TurnWaiter::ended));
+        for (TurnWaiter w : cancelled) {
+            assertInstanceOf(InterruptedException.class, w.failure(), w.key.toString());
+        }
+        assertEquals(List.of(key(0, 1), key(0, 0), key(5_000, 0)), queue.snapshot());
+        assertFalse(later.ended(), "the window is still full");
+
+        queue.leave(key(0, 0));
+        await().atMost(LONG).until(later::passed);
+    }
+
+    @Test
+    void anInterruptedThreadThrowsAtOnceAndIsNotQueued() {
+        LaunchQueue queue = new LaunchQueue(10, config(LONG, LONG));
+        queue.refused(key(1, 0));
+        queue.refused(key(2, 0));
+        Thread.currentThread().interrupt();
+        assertThrows(InterruptedException.class, () -> queue.awaitTurn(key(2, 0)));
+        assertFalse(Thread.interrupted(), "the interrupt is reported by the exception, not left set");
+        assertEquals(List.of(key(1, 0)), queue.snapshot());
+    }
+
+    @Test
+    void aWaiterReturnsWhenAnotherThreadMakesItsJobLeave() {
+        LaunchQueue queue = new LaunchQueue(10, config(LONG, LONG));
+        queue.refused(key(1, 0));
+        TurnWaiter waiter = waitFor(queue, key(1, 0));
+        await().atMost(LONG).until(() -> waiter.thread().getState() == Thread.State.TIMED_WAITING
+                || waiter.thread().getState() == Thread.State.WAITING);
+        queue.leave(key(1, 0));
+        await().atMost(LONG).until(waiter::passed);
+        assertEquals(0, queue.size());
+    }
+
+    @Test
+    void aSecondThreadWaitingForTheSameKeyIsRejected() {
+        LaunchQueue queue = new LaunchQueue(10, config(LONG, LONG));
+        queue.refused(key(1, 0));
+        TurnWaiter first = waitFor(queue, key(1, 0));
+        await().atMost(LONG).until(() -> first.thread().getState() == Thread.State.TIMED_WAITING);
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> queue.awaitTurn(key(1, 0)));
+        assertTrue(e.getMessage().contains("segment 1 stage 0"), e.getMessage());
+    }
+
+    @Test
+    void noMoreThanTheWindowOfQueuedJobsAreEverDialingUnderChurn() {
+        LaunchQueue queue = new LaunchQueue(20, noDelays()); // window 4
+        int window = queue.windowSize();
+        AtomicInteger dialing = new AtomicInteger();
+        AtomicInteger mostDialing = new AtomicInteger();
+        AtomicInteger passes = new AtomicInteger();
+        List<Thread> jobs = new ArrayList<>();
+        for (int t = 0; t < 40; t++) {
+            JobKey k = key(t, t % 3);
+            long seed = t;
+            jobs.add(Thread.ofVirtual().start(() -> {
+                Random random = new Random(seed);
+                try {
+                    for (int round = 0; round < 200; round++) {
+                        queue.refused(k); // queued, so the window applies
+                        queue.awaitTurn(k);
+                        mostDialing.accumulateAndGet(dialing.incrementAndGet(), Math::max);
+                        passes.incrementAndGet();
+                        if (random.nextInt(4) == 0) {
+                            Thread.yield();
+                        }
+                        dialing.decrementAndGet(); // before reporting back: after it, another job may dial
+                        switch (random.nextInt(3)) {
+                            case 0 -> queue.refused(k);
+                            case 1 -> queue.failed(k);
+                            default -> queue.leave(k);
+                        }
+                        queue.leave(k);
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }));
+        }
+        await().atMost(Duration.ofSeconds(20)).until(() -> jobs.stream().noneMatch(Thread::isAlive));
+        assertEquals(40 * 200, passes.get());
+        assertTrue(mostDialing.get() <= window, "dialing at once: " + mostDialing.get() + " > window " + window);
+        assertEquals(0, queue.size());
+        assertEquals(0, queue.dialingCount());
+    }
+
+    @Test
+    void jobsOutsideTheWindowAreNeverWokenWhileTheHeadIsRefused() throws InterruptedException {
+        LaunchQueue queue = new LaunchQueue(10, config(Duration.ofMillis(1), LONG)); // window 2
+        joinAndPass(queue, key(1, 0)); // second in the window, dialing and holding its slot
+        queue.refused(key(0, 0)); // the head
+        List<TurnWaiter> behind = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            JobKey k = key(100 + i, 0);
+            queue.refused(k);
+            behind.add(waitFor(queue, k));
+        }
+        await().atMost(LONG).until(() -> behind.stream().allMatch(w -> w.thread().getState() == Thread.State.WAITING));
+
+        for (int refusal = 0; refusal < 200; refusal++) {
+            queue.awaitTurn(key(0, 0));
+            queue.refused(key(0, 0));
+        }
+
+        assertTrue(queue.wakeUps() > 0, "the head's own timed waits are counted");
+        assertEquals(0, queue.wakeUpsOutsideWindow(), "a job outside the window was woken");
+        assertTrue(behind.stream().noneMatch(TurnWaiter::ended));
+    }
+}

@@ -1,0 +1,85 @@
+package dev.orderly.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.orderly.api.JobKey;
+import dev.orderly.api.Request;
+import dev.orderly.api.RequestFailedException;
+import dev.orderly.api.RequestPlan;
+import dev.orderly.api.Tier2Exception;
+import dev.orderly.engine.testlog.LogCapture;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.slf4j.event.Level;
+
+/** Every job log line carries the request id, segment and stage in the MDC; each request logs one info summary. */
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class LoggingTest {
+
+    private static final RequestPlan PLAN = new RequestPlan(0, 12, 2, 3);
+
+    @AfterEach
+    void stopCapture() {
+        LogCapture.stop();
+    }
+
+    @Test
+    void jobLinesCarryRequestSegmentAndStageInTheMdcAndEachRequestLogsOneSummary() throws Exception {
+        InMemoryOutputStore store = new InMemoryOutputStore();
+        ScriptedTier2 tier2 = new ScriptedTier2(PLAN, store, job -> switch (job.attempt()) {
+            case 1 -> job.key().segment() % 3 == 0 ? ScriptedTier2.refused() : ScriptedTier2.OK;
+            case 2 -> job.key().segment() % 3 == 0
+                    ? ScriptedTier2.awaitThrows(Tier2Exception.retryable("stream reset", null)) : ScriptedTier2.OK;
+            default -> ScriptedTier2.OK;
+        });
+        LogCapture.start();
+
+        Orderly.engine(Fixtures.fast()).run(Request.of(PLAN, tier2, store, new RecordingClient()).withId("req-log"));
+        List<LogCapture.Event> events = LogCapture.stop();
+
+        List<LogCapture.Event> jobLines = events.stream().filter(e -> e.logger().endsWith(".JobRunner")).toList();
+        assertTrue(jobLines.stream().anyMatch(e -> e.level() == Level.DEBUG), "a debug line per dial");
+        assertTrue(jobLines.stream().anyMatch(e -> e.level() == Level.WARN), "a warn line per failure");
+        assertEquals(tier2.dials().size() - countRefusedOrFailed(tier2),
+                jobLines.stream().filter(e -> e.level() == Level.INFO).count(), "an info line per job done");
+        for (LogCapture.Event line : jobLines) {
+            String unit = "segment " + line.mdc().get("segment") + " stage " + line.mdc().get("stage");
+            assertEquals("req-log", line.mdc().get("request"), line.toString());
+            assertTrue(line.level() == Level.DEBUG || line.message().startsWith(unit), line.toString());
+        }
+        List<LogCapture.Event> summaries = events.stream()
+                .filter(e -> e.level() == Level.INFO && e.logger().endsWith(".OrderlyEngine")).toList();
+        assertEquals(1, summaries.size(), summaries.toString());
+        assertTrue(summaries.get(0).message().startsWith("request req-log done: 12 segment(s) delivered"),
+                summaries.get(0).message());
+    }
+
+    private static long countRefusedOrFailed(ScriptedTier2 tier2) {
+        return tier2.dials().stream().filter(j -> j.key().segment() % 3 == 0 && j.attempt() <= 2).count();
+    }
+
+    @Test
+    void aFailedRequestLogsOneSummaryNamingTheFailure() {
+        InMemoryOutputStore store = new InMemoryOutputStore();
+        JobKey unit = new JobKey(4, 1);
+        ScriptedTier2 tier2 = new ScriptedTier2(PLAN, store, job -> job.key().equals(unit)
+                ? ScriptedTier2.awaitThrows(Tier2Exception.fatal("bad module", null)) : ScriptedTier2.OK);
+        LogCapture.start();
+
+        assertThrows(RequestFailedException.class, () -> Orderly.engine(Fixtures.fast())
+                .run(Request.of(PLAN, tier2, store, new RecordingClient()).withId("req-bad")));
+        List<LogCapture.Event> events = LogCapture.stop();
+
+        List<LogCapture.Event> summaries = events.stream()
+                .filter(e -> e.level() == Level.INFO && e.logger().endsWith(".OrderlyEngine")).toList();
+        assertEquals(1, summaries.size(), summaries.toString());
+        assertTrue(summaries.get(0).message().startsWith(
+                "request req-bad failed: segment 4 stage 1 failed fatally on attempt 1, giving up: bad module"),
+                summaries.get(0).message());
+    }
+}

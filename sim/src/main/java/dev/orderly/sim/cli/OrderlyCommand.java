@@ -1,0 +1,246 @@
+package dev.orderly.sim.cli;
+
+import dev.orderly.sim.fleet.FaultRates;
+import dev.orderly.sim.fleet.FleetConfig;
+import dev.orderly.sim.fleet.TimeScale;
+import dev.orderly.sim.report.Report;
+import dev.orderly.sim.report.TimelineSvg;
+import dev.orderly.sim.run.ProgressSample;
+import dev.orderly.sim.run.RunResult;
+import dev.orderly.sim.run.RunSpec;
+import dev.orderly.sim.run.Scenario;
+import dev.orderly.sim.run.SimulationRun;
+import dev.orderly.sim.run.Strategy;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.function.Consumer;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * The {@code orderly} command: runs the same scenario on a simulated, full fleet with ordered launch and with the
+ * unordered baseline (and a mixed run), shows progress, prints the comparison table and writes the picture.
+ *
+ * <p>Exit codes: 0 when every request delivered every segment; 1 when a request failed (the report says which and
+ * why) or the picture could not be written; 2 for a bad option or value (one line naming it).
+ */
+@Command(name = "orderly", mixinStandardHelpOptions = true, version = "orderly 0.1.0",
+        sortOptions = false, usageHelpAutoWidth = true,
+        description = {
+            "Runs one scenario on a simulated tier2 fleet that is full: several tenants' requests compete for its"
+                    + " slots, an instance at its limit refuses a job at once, and a refused job dials again.",
+            "It runs the scenario with ordered launch (the job the client reads first gets the next free slot), with"
+                    + " the unordered baseline (every refused job redials on its own), and mixed (one ordered tenant"
+                    + " among unordered ones); then prints a table and writes a picture.",
+            "Durations are simulated time, written like 250ms, 2s or 1.5s; --time-scale sets how fast it runs."},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:every request delivered every segment", "1:a request failed, or the picture could not be"
+                + " written", "2:bad option or value"})
+public final class OrderlyCommand implements Callable<Integer> {
+
+    @Spec
+    private CommandSpec spec;
+
+    @Mixin
+    private ScenarioOptions scenarioOptions;
+
+    @Option(names = "--strategy", paramLabel = "NAME", defaultValue = "all",
+            description = "ordered, unordered, both (ordered then unordered), mixed, or all (both, then mixed)"
+                    + " (default: ${DEFAULT-VALUE}).")
+    private String strategy;
+
+    @Option(names = {"-o", "--output"}, paramLabel = "FILE", defaultValue = "orderly-out/timeline.svg",
+            description = "Where to write the picture (default: ${DEFAULT-VALUE}).")
+    private Path output;
+
+    @Option(names = {"-q", "--quiet"}, description = "No progress lines; only the table and the picture's path.")
+    private boolean quiet;
+
+    private final PrintWriter out;
+    private final PrintWriter err;
+    private final boolean terminal;
+
+    OrderlyCommand(PrintWriter out, PrintWriter err, boolean terminal) {
+        this.out = out;
+        this.err = err;
+        this.terminal = terminal;
+    }
+
+    /** Runs the command and exits with its exit code. */
+    public static void main(String[] args) {
+        // The engine logs through SLF4J; the command prints for people, so only errors reach stderr by default.
+        if (System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
+            System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "error");
+        }
+        PrintWriter out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
+        PrintWriter err = new PrintWriter(System.err, true, StandardCharsets.UTF_8);
+        boolean terminal = System.console() != null && System.console().isTerminal();
+        System.exit(execute(args, out, err, terminal));
+    }
+
+    /** Runs the command with {@code args}, printing to {@code out} and {@code err}; returns the exit code. */
+    static int execute(String[] args, PrintWriter out, PrintWriter err, boolean terminal) {
+        CommandLine cl = new CommandLine(new OrderlyCommand(out, err, terminal));
+        cl.setOut(out);
+        cl.setErr(err);
+        cl.setParameterExceptionHandler((ex, a) -> {
+            err.println("orderly: " + firstLine(ex.getMessage()) + " (see orderly --help)");
+            err.flush();
+            return 2;
+        });
+        cl.setExecutionExceptionHandler((ex, c, parsed) -> {
+            err.println("orderly: " + firstLine(String.valueOf(ex)));
+            err.flush();
+            return 1;
+        });
+        return cl.execute(args);
+    }
+
+    private static String firstLine(String s) {
+        int nl = s.indexOf('\n');
+        return (nl < 0 ? s : s.substring(0, nl)).strip();
+    }
+
+    @Override
+    public Integer call() throws InterruptedException {
+        Scenario scenario = scenario();
+        List<RunSpec> runs = runs(scenario);
+        long started = System.nanoTime();
+        printHeading(scenario);
+        warmUp();
+        List<RunResult> results = new ArrayList<>();
+        for (int i = 0; i < runs.size(); i++) {
+            RunSpec run = runs.get(i);
+            if (!quiet) {
+                out.printf(Locale.ROOT, "run %d/%d: %s%n", i + 1, runs.size(), describe(run));
+            }
+            ProgressPrinter printer = new ProgressPrinter(out, terminal);
+            Consumer<ProgressSample> progress = quiet ? p -> { } : printer;
+            Duration period = terminal ? Duration.ofMillis(200) : Duration.ofSeconds(2);
+            RunResult result = new SimulationRun(scenario, run, period, progress).run();
+            printer.finish();
+            results.add(result);
+        }
+        Report report = new Report(results);
+        out.println();
+        out.print(report.table().render());
+        out.println();
+        out.println("Times are simulated seconds. first segment: mean over tenants of start -> first segment delivered.");
+        out.println("lag: per segment, output ready -> delivered to the client (p50/p90/max over every segment).");
+        out.println("client stall: mean over tenants of the time the client waited with nothing to read.");
+        out.println("total: start -> last segment delivered. dials/s: dials per simulated second on the fleet.");
+        out.println("failures: jobs that got in and then failed (retried unless fatal or out of retries).");
+        for (String note : report.notes()) {
+            out.println(note);
+        }
+        long wall = System.nanoTime() - started;
+        int code = results.stream().allMatch(RunResult::allCompleted) ? 0 : 1;
+        Path picture = output.toAbsolutePath().normalize();
+        try {
+            new TimelineSvg(pictureHeading(scenario), report.panels(), scenario.stages(), scenario.fleet().timeScale())
+                    .write(picture);
+            out.println("picture: " + picture);
+        } catch (IOException e) {
+            err.println("orderly: cannot write the picture to " + picture + ": " + e);
+            code = 1;
+        }
+        out.printf(Locale.ROOT, "wall-clock time: %.1f s%n", wall / 1e9);
+        out.flush();
+        return code;
+    }
+
+    /**
+     * A short run of both strategies that is not reported: it loads and compiles the engine's and the fleet's code,
+     * so that the first measured run does not pay for it (it would otherwise add tens of wall-clock milliseconds,
+     * which the time scale multiplies, to whichever strategy runs first).
+     */
+    private void warmUp() throws InterruptedException {
+        FleetConfig fleet = new FleetConfig(1, 2, Duration.ofSeconds(2), 0.4, FaultRates.NONE, 1,
+                new TimeScale(200));
+        Scenario small = new Scenario(8, 2, 4, 2, fleet, Duration.ZERO, Duration.ofMillis(100), Duration.ofSeconds(1));
+        for (RunSpec run : List.of(RunSpec.all(Strategy.ORDERED, 2), RunSpec.all(Strategy.UNORDERED, 2))) {
+            new SimulationRun(small, run, Duration.ofSeconds(10), p -> { }).run();
+        }
+    }
+
+    private Scenario scenario() {
+        Scenario scenario = scenarioOptions.toScenario(spec.commandLine());
+        if (strategyRuns() == null) {
+            throw new ParameterException(spec.commandLine(), "--strategy must be one of ordered, unordered, both,"
+                    + " mixed, all; was '" + strategy + "'");
+        }
+        if (strategyRuns().contains("mixed") && scenario.tenants() < 2) {
+            throw new ParameterException(spec.commandLine(), "--tenants must be >= 2 for a mixed run (or use"
+                    + " --strategy=both), was " + scenario.tenants());
+        }
+        return scenario;
+    }
+
+    private List<RunSpec> runs(Scenario scenario) {
+        List<RunSpec> runs = new ArrayList<>();
+        for (String name : strategyRuns()) {
+            runs.add(switch (name) {
+                case "ordered" -> RunSpec.all(Strategy.ORDERED, scenario.tenants());
+                case "unordered" -> RunSpec.all(Strategy.UNORDERED, scenario.tenants());
+                default -> RunSpec.mixed(scenario.tenants());
+            });
+        }
+        return runs;
+    }
+
+    private List<String> strategyRuns() {
+        return switch (strategy.strip().toLowerCase(Locale.ROOT)) {
+            case "ordered" -> List.of("ordered");
+            case "unordered" -> List.of("unordered");
+            case "both" -> List.of("ordered", "unordered");
+            case "mixed" -> List.of("mixed");
+            case "all" -> List.of("ordered", "unordered", "mixed");
+            default -> null;
+        };
+    }
+
+    private String describe(RunSpec run) {
+        return switch (run.name()) {
+            case "ordered" -> "ordered: every tenant uses ordered launch";
+            case "unordered" -> "unordered: every tenant uses the unordered baseline";
+            default -> "mixed: tenant-1 uses ordered launch, the other " + (run.tenants() - 1) + " the baseline";
+        };
+    }
+
+    private void printHeading(Scenario s) {
+        FleetConfig f = s.fleet();
+        out.printf(Locale.ROOT, "orderly: %d tenants x %d segments x %d stages, %d workers each, on %d instances x %d"
+                        + " slots (%d slots for %d workers)%n",
+                s.tenants(), s.segments(), s.stages(), s.workers(), f.instances(), f.slotsPerInstance(),
+                f.capacity(), s.tenants() * s.workers());
+        out.printf(Locale.ROOT, "  job %s median (spread %s), client %s per segment, refused delay %s, failure delay"
+                        + " %s%n",
+                DurationConverter.format(f.jobDuration()), f.jobSpread(), DurationConverter.format(s.clientTime()),
+                DurationConverter.format(s.refusedDelay()), DurationConverter.format(s.failureDelay()));
+        FaultRates r = f.faults();
+        out.printf(Locale.ROOT, "  faults: unreachable %s, execution timeout %s, retryable %s, fatal %s, output"
+                        + " missing %s; seed %d; time scale %s (1 simulated s = %.0f ms wall)%n",
+                r.unreachable(), r.executionTimeout(), r.retryable(), r.fatal(), r.outputMissing(), f.seed(),
+                f.timeScale().factor(), 1000 / f.timeScale().factor());
+        out.flush();
+    }
+
+    private String pictureHeading(Scenario s) {
+        return String.format(Locale.ROOT, "orderly: %d tenants x %d segments x %d stages, %d workers each, %d x %d"
+                        + " slots, job %s, seed %d",
+                s.tenants(), s.segments(), s.stages(), s.workers(), s.fleet().instances(),
+                s.fleet().slotsPerInstance(), DurationConverter.format(s.fleet().jobDuration()), s.fleet().seed());
+    }
+}

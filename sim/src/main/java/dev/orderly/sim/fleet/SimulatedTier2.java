@@ -1,0 +1,79 @@
+package dev.orderly.sim.fleet;
+
+import dev.orderly.api.Job;
+import dev.orderly.api.JobKey;
+import dev.orderly.api.OutputStore;
+import dev.orderly.api.Tier2Call;
+import dev.orderly.api.Tier2Client;
+import dev.orderly.api.Tier2Exception;
+import dev.orderly.engine.InMemoryOutputStore;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * One tenant's door into a {@link SimulatedFleet}: a real {@link Tier2Client} whose last-stage jobs write into this
+ * tenant's own {@link #outputs() store}. Dialing never blocks: the load balancer picks an instance and that instance
+ * either takes the job or refuses it at once. This class is thread-safe.
+ */
+public final class SimulatedTier2 implements Tier2Client {
+
+    private final SimulatedFleet fleet;
+    private final String name;
+    private final int lastStage;
+    private final InMemoryOutputStore outputs = new InMemoryOutputStore();
+
+    SimulatedTier2(SimulatedFleet fleet, String name, int stages) {
+        if (stages < 1) {
+            throw new IllegalArgumentException("stages must be >= 1, was " + stages);
+        }
+        this.fleet = fleet;
+        this.name = name;
+        this.lastStage = stages - 1;
+    }
+
+    /** The tenant's name. */
+    public String name() {
+        return name;
+    }
+
+    /** Where this tenant's last-stage jobs leave their outputs. */
+    public OutputStore outputs() {
+        return outputs;
+    }
+
+    /** The output a job of this tenant writes for {@code segment}; a client checks what it reads against it. */
+    public byte[] expectedOutput(long segment) {
+        return (name + ":" + segment).getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public SimulatedCall dial(Job job) throws Tier2Exception, InterruptedException {
+        if (Thread.interrupted()) {
+            throw new InterruptedException("dial of " + job.key() + " cancelled");
+        }
+        JobKey key = job.key();
+        FateDraws.DialDraw draw = fleet.draws().dial(name, key, job.attempt());
+        if (draw.unreachable()) {
+            fleet.countUnreachable();
+            throw Tier2Exception.unreachable("no healthy upstream (simulated) for " + key);
+        }
+        int admission = fleet.tryAdmit(draw.instance(), name, key);
+        if (admission == 0) {
+            throw Tier2Exception.refused("instance " + draw.instance() + " is at its limit of "
+                    + fleet.config().slotsPerInstance() + " concurrent jobs");
+        }
+        Fate fate = fleet.draws().admission(name, key, admission, key.stage() == lastStage);
+        return new SimulatedCall(this, draw.instance(), key, fate);
+    }
+
+    SimulatedFleet fleet() {
+        return fleet;
+    }
+
+    void writeOutput(long segment) {
+        outputs.write(segment, expectedOutput(segment));
+    }
+
+    boolean isLastStage(JobKey key) {
+        return key.stage() == lastStage;
+    }
+}

@@ -1,0 +1,102 @@
+package dev.orderly.sim.report;
+
+import dev.orderly.sim.run.RunResult;
+import dev.orderly.sim.run.Strategy;
+import dev.orderly.sim.run.TenantResult;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * Turns the runs of a comparison into what the command shows: the table's rows (one per strategy; a mixed run gives
+ * one row for its ordered tenant and one for its unordered tenants), the ratio ordered/unordered, the picture's
+ * panels, and plain-sentence notes on the mixed run and on any request that failed. Every sentence is built from the
+ * measured numbers; none is fixed text about who wins.
+ */
+public final class Report {
+
+    private final List<StrategyMetrics> rows = new ArrayList<>();
+    private final List<TimelineSvg.Panel> panels = new ArrayList<>();
+    private final List<String> notes = new ArrayList<>();
+    private Optional<StrategyMetrics> ordered = Optional.empty();
+    private Optional<StrategyMetrics> unordered = Optional.empty();
+
+    /** The report of {@code runs}, in the order they ran. */
+    public Report(List<RunResult> runs) {
+        for (RunResult run : runs) {
+            List<TenantResult> orderedTenants = tenants(run, Strategy.ORDERED);
+            List<TenantResult> unorderedTenants = tenants(run, Strategy.UNORDERED);
+            if (unorderedTenants.isEmpty()) {
+                StrategyMetrics m = StrategyMetrics.of(run.spec().name(), run, run.tenants());
+                rows.add(m);
+                ordered = Optional.of(m);
+                panels.add(new TimelineSvg.Panel(run.spec().name() + ": tenant-1 of " + run.tenants().size(),
+                        run.tenants().getFirst().record()));
+            } else if (orderedTenants.isEmpty()) {
+                StrategyMetrics m = StrategyMetrics.of(run.spec().name(), run, run.tenants());
+                rows.add(m);
+                unordered = Optional.of(m);
+                panels.add(new TimelineSvg.Panel(run.spec().name() + ": tenant-1 of " + run.tenants().size(),
+                        run.tenants().getFirst().record()));
+            } else {
+                StrategyMetrics o = StrategyMetrics.of(run.spec().name() + ": " + orderedTenants.size() + " ordered",
+                        run, orderedTenants);
+                StrategyMetrics u = StrategyMetrics.of(run.spec().name() + ": " + unorderedTenants.size()
+                        + " unordered", run, unorderedTenants);
+                rows.add(o);
+                rows.add(u);
+                TenantResult firstOrdered = orderedTenants.getFirst();
+                TenantResult firstUnordered = unorderedTenants.getFirst();
+                panels.add(new TimelineSvg.Panel(run.spec().name() + ": " + firstOrdered.record().tenant()
+                        + " (ordered)", firstOrdered.record()));
+                panels.add(new TimelineSvg.Panel(run.spec().name() + ": " + firstUnordered.record().tenant()
+                        + " (unordered)", firstUnordered.record()));
+                notes.add(mixedNote(o, u));
+            }
+            for (TenantResult t : run.tenants()) {
+                t.failure().ifPresent(f -> notes.add(run.spec().name() + " run: " + t.record().tenant() + " ("
+                        + t.record().strategy().label() + ") failed: " + f));
+            }
+        }
+    }
+
+    private static List<TenantResult> tenants(RunResult run, Strategy strategy) {
+        return run.tenants().stream().filter(t -> t.record().strategy() == strategy).toList();
+    }
+
+    private static String mixedNote(StrategyMetrics o, StrategyMetrics u) {
+        return String.format(Locale.ROOT,
+                "mixed run: the ordered tenant got its first segment after %s (unordered tenants: %s on average), "
+                        + "was done after %s (the last unordered tenant: %s), and sent %s dials/s against %s per unordered "
+                        + "tenant (its launch queue keeps all but a few of its jobs silent, so it presses less on a "
+                        + "full fleet).",
+                ComparisonTable.seconds(o.firstSegment()), ComparisonTable.seconds(u.firstSegment()),
+                ComparisonTable.seconds(o.total()), ComparisonTable.seconds(u.total()),
+                perTenant(o), perTenant(u));
+    }
+
+    private static String perTenant(StrategyMetrics m) {
+        return String.format(Locale.ROOT, "%.1f", m.dialsPerSecond() / m.tenants());
+    }
+
+    /** The table's rows, in order. */
+    public List<StrategyMetrics> rows() {
+        return List.copyOf(rows);
+    }
+
+    /** The table, with the ratio row when both an ordered and an unordered run took place. */
+    public ComparisonTable table() {
+        return new ComparisonTable(rows, ordered, unordered);
+    }
+
+    /** The picture's panels, one per strategy (two for a mixed run). */
+    public List<TimelineSvg.Panel> panels() {
+        return List.copyOf(panels);
+    }
+
+    /** Sentences on the mixed run and on failed requests. */
+    public List<String> notes() {
+        return List.copyOf(notes);
+    }
+}

@@ -1,0 +1,36 @@
+package dev.orderly.sim.run;
+
+import dev.orderly.api.JobKey;
+
+/**
+ * The life of one job (one unit, until it is done or fails): when it joined the launch queue, when it first dialed,
+ * when a tier2 took it, and when and how it ended. Times are wall-clock nanoseconds from the start of the run; a
+ * negative time means "did not happen". Immutable.
+ *
+ * @param key the unit
+ * @param queuedAt when the job joined the launch queue, or -1 if it never waited in the queue
+ * @param firstDialAt when it first dialed, or -1
+ * @param admittedAt when a tier2 took it, or -1
+ * @param endedAt when it ended (or the run ended, for a job still alive then)
+ * @param ending how it ended
+ * @param dials how many times it dialed
+ */
+public record JobTrace(JobKey key, long queuedAt, long firstDialAt, long admittedAt, long endedAt, Ending ending,
+                       int dials) {
+
+    /** How a job's life ended. */
+    public enum Ending {
+        /** The unit is done. */
+        DONE,
+        /** It got in and failed (execution timeout, retryable or fatal); a retry is a new job. */
+        FAILED,
+        /**
+         * Its unit stopped being needed before the job got in (a higher stage of its segment was done, or the
+         * segment was delivered): the engine stops such a job at its next turn without telling the listener, so the
+         * trace ends when the unit stopped being needed, or when a completed request ended.
+         */
+        ABANDONED,
+        /** It was still alive when its request failed or was cancelled. */
+        CANCELLED
+    }
+}

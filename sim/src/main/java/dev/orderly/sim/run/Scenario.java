@@ -1,0 +1,55 @@
+package dev.orderly.sim.run;
+
+import dev.orderly.api.EngineConfig;
+import dev.orderly.api.RequestPlan;
+import dev.orderly.sim.fleet.FleetConfig;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * What every run of a comparison shares: each tenant's request, the fleet, the client, and the engine's retry delays.
+ * Every duration is simulated time; {@link FleetConfig#timeScale()} converts it. Immutable.
+ *
+ * @param segments segments per tenant request, {@code >= 1}
+ * @param stages stages per segment, {@code >= 1}
+ * @param workers workers per tenant request, {@code >= 1}
+ * @param tenants tenant requests running at once on the fleet, {@code >= 1}
+ * @param fleet the simulated fleet
+ * @param clientTime how long the client takes to read one segment, {@code >= 0}
+ * @param refusedDelay the engine's delay before a refused job dials again, {@code >= 0}
+ * @param failureDelay the engine's delay before a failed job dials again, {@code >= 0}
+ */
+public record Scenario(long segments, int stages, int workers, int tenants, FleetConfig fleet, Duration clientTime,
+                       Duration refusedDelay, Duration failureDelay) {
+
+    /**
+     * @throws IllegalArgumentException naming the field and the value when one is out of range
+     */
+    public Scenario {
+        Objects.requireNonNull(fleet, "fleet");
+        Objects.requireNonNull(clientTime, "clientTime");
+        Objects.requireNonNull(refusedDelay, "refusedDelay");
+        Objects.requireNonNull(failureDelay, "failureDelay");
+        new RequestPlan(0, segments, stages, workers); // the engine's own checks, with its messages
+        if (tenants < 1) {
+            throw new IllegalArgumentException("tenants must be >= 1, was " + tenants);
+        }
+        if (clientTime.isNegative()) {
+            throw new IllegalArgumentException("client time must be >= 0, was " + clientTime);
+        }
+    }
+
+    /** Each tenant's request plan: segments {@code [0, segments)}. */
+    public RequestPlan plan() {
+        return new RequestPlan(0, segments, stages, workers);
+    }
+
+    /** The engine configuration for {@code strategy}, with the retry delays converted to wall-clock time. */
+    public EngineConfig engineConfig(Strategy strategy) {
+        return EngineConfig.builder()
+                .refusedDelay(fleet.timeScale().toWall(refusedDelay))
+                .failureDelay(fleet.timeScale().toWall(failureDelay))
+                .ordered(strategy == Strategy.ORDERED)
+                .build();
+    }
+}

@@ -1,0 +1,48 @@
+package dev.orderly.sim.run;
+
+import dev.orderly.api.SegmentConsumer;
+import dev.orderly.sim.fleet.SimulatedTier2;
+import dev.orderly.sim.fleet.TimeScale;
+import java.time.Duration;
+import java.util.Arrays;
+
+/**
+ * The client of one tenant's request: it checks that every segment arrives once, in order, with the output its job
+ * wrote, spends {@code readTime} (simulated) on each, and tells the {@link TenantRecorder} when it received each
+ * segment and how long it had waited with nothing to read.
+ *
+ * <p>The engine calls it from one thread at a time; {@code idleSince} and {@code expected} are only touched there,
+ * and each call happens-after the previous one (the engine hands segments over in order).
+ */
+final class SimulatedClient implements SegmentConsumer {
+
+    private final SimulatedTier2 tier2;
+    private final TenantRecorder recorder;
+    private final TimeScale timeScale;
+    private final Duration readTime;
+    private long expected;
+    private long idleSince;
+
+    SimulatedClient(SimulatedTier2 tier2, TenantRecorder recorder, TimeScale timeScale, Duration readTime) {
+        this.tier2 = tier2;
+        this.recorder = recorder;
+        this.timeScale = timeScale;
+        this.readTime = readTime;
+    }
+
+    @Override
+    public void accept(long segment, byte[] output) throws InterruptedException {
+        long at = System.nanoTime() - recorder.origin();
+        if (segment != expected) {
+            throw new IllegalStateException(tier2.name() + ": client received segment " + segment
+                    + " while it expected segment " + expected);
+        }
+        if (!Arrays.equals(output, tier2.expectedOutput(segment))) {
+            throw new IllegalStateException(tier2.name() + ": segment " + segment + " has the wrong output");
+        }
+        recorder.delivered(segment, idleSince, at);
+        expected++;
+        timeScale.sleep(readTime);
+        idleSince = System.nanoTime() - recorder.origin();
+    }
+}

@@ -1,0 +1,177 @@
+package dev.orderly.sim.run;
+
+import dev.orderly.api.Engine;
+import dev.orderly.api.Request;
+import dev.orderly.api.RequestFailedException;
+import dev.orderly.api.RequestResult;
+import dev.orderly.engine.Orderly;
+import dev.orderly.sim.fleet.SimulatedFleet;
+import dev.orderly.sim.fleet.SimulatedTier2;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * Runs one {@link RunSpec} of a {@link Scenario}: a fresh fleet, one engine per strategy, and every tenant's request
+ * at once, each on its own virtual thread, all competing for the fleet's slots. Blocks until every request has ended.
+ *
+ * <p>Interrupting the caller cancels the run: every tenant's thread is interrupted (which cancels its request) and
+ * the run returns, by throwing {@link InterruptedException}, only after all of them have ended.
+ */
+public final class SimulationRun {
+
+    private final Scenario scenario;
+    private final RunSpec spec;
+    private final Duration progressPeriod;
+    private final Consumer<ProgressSample> progress;
+
+    /**
+     * @param scenario what every run shares
+     * @param spec this run's tenants and their strategies
+     * @param progressPeriod how often (wall-clock) to report progress
+     * @param progress receives a sample every period, and one last one at the end
+     */
+    public SimulationRun(Scenario scenario, RunSpec spec, Duration progressPeriod, Consumer<ProgressSample> progress) {
+        if (spec.tenants() != scenario.tenants()) {
+            throw new IllegalArgumentException("the run has " + spec.tenants() + " tenants, the scenario "
+                    + scenario.tenants());
+        }
+        if (scenario.segments() > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("segments must be <= " + Integer.MAX_VALUE + " for the simulator, was "
+                    + scenario.segments());
+        }
+        this.scenario = scenario;
+        this.spec = spec;
+        this.progressPeriod = progressPeriod;
+        this.progress = progress;
+    }
+
+    /** Runs every tenant's request to its end and returns what happened. */
+    public RunResult run() throws InterruptedException {
+        SimulatedFleet fleet = new SimulatedFleet(scenario.fleet());
+        Map<Strategy, Engine> engines = new EnumMap<>(Strategy.class);
+        for (Strategy s : spec.tenantStrategies()) {
+            engines.computeIfAbsent(s, k -> Orderly.engine(scenario.engineConfig(k)));
+        }
+        int n = spec.tenants();
+        long origin = System.nanoTime();
+        List<TenantRecorder> recorders = new ArrayList<>(n);
+        List<Tenant> tenants = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            String name = RunSpec.tenantName(i);
+            Strategy strategy = spec.tenantStrategies().get(i);
+            SimulatedTier2 tier2 = fleet.tenant(name, scenario.stages());
+            TenantRecorder recorder = new TenantRecorder(name, strategy, (int) scenario.segments(),
+                    scenario.stages(), origin);
+            SimulatedClient client = new SimulatedClient(tier2, recorder, scenario.fleet().timeScale(),
+                    scenario.clientTime());
+            Request request = new Request(name, scenario.plan(), tier2, tier2.outputs(), client, recorder);
+            recorders.add(recorder);
+            tenants.add(new Tenant(engines.get(strategy), request, recorder));
+        }
+
+        PeriodicSampler sampler = new PeriodicSampler("progress-" + spec.name(), progressPeriod,
+                () -> progress.accept(sample(fleet, recorders, origin)));
+        sampler.start();
+        tenants.forEach(Tenant::start);
+        try {
+            for (Tenant t : tenants) {
+                t.thread.join();
+            }
+        } catch (InterruptedException e) {
+            tenants.forEach(t -> t.thread.interrupt());
+            joinUninterruptibly(tenants);
+            sampler.stop();
+            throw e;
+        }
+        long wall = System.nanoTime() - origin;
+        sampler.stop();
+
+        List<TenantResult> results = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            Tenant t = tenants.get(i);
+            results.add(new TenantResult(recorders.get(i).snapshot(wall), Optional.ofNullable(t.result),
+                    Optional.ofNullable(t.failure)));
+        }
+        return new RunResult(spec, results, fleet.stats(), wall, scenario.fleet().timeScale());
+    }
+
+    private ProgressSample sample(SimulatedFleet fleet, List<TenantRecorder> recorders, long origin) {
+        long delivered = 0;
+        long refusals = 0;
+        int queued = 0;
+        int dialing = 0;
+        int running = 0;
+        for (TenantRecorder r : recorders) {
+            TenantRecorder.Live live = r.live();
+            delivered += live.delivered();
+            refusals += live.refusals();
+            queued += live.queued();
+            dialing += live.dialing();
+            running += live.running();
+        }
+        return new ProgressSample(spec.name(), scenario.fleet().timeScale().toSimSeconds(System.nanoTime() - origin),
+                delivered, scenario.segments() * recorders.size(), queued, dialing, running, refusals,
+                fleet.stats().busy(), scenario.fleet().capacity());
+    }
+
+    private static void joinUninterruptibly(List<Tenant> tenants) {
+        boolean interrupted = false;
+        for (Tenant t : tenants) {
+            while (true) {
+                try {
+                    t.thread.join();
+                    break;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * One tenant's request on its own virtual thread. {@code result} and {@code failure} are written by that thread
+     * before it ends and read only after {@link Thread#join()}, which orders the two.
+     */
+    private static final class Tenant {
+        final Engine engine;
+        final Request request;
+        final TenantRecorder recorder;
+        final Thread thread;
+        RequestResult result;
+        String failure;
+
+        Tenant(Engine engine, Request request, TenantRecorder recorder) {
+            this.engine = engine;
+            this.request = request;
+            this.recorder = recorder;
+            this.thread = Thread.ofVirtual().name(request.id()).unstarted(this::run);
+        }
+
+        void start() {
+            thread.start();
+        }
+
+        private void run() {
+            try {
+                result = engine.run(request);
+            } catch (RequestFailedException e) {
+                failure = e.getMessage();
+            } catch (InterruptedException e) {
+                failure = "cancelled";
+                Thread.currentThread().interrupt();
+            } catch (RuntimeException e) {
+                failure = "engine error: " + e;
+            } finally {
+                recorder.requestEnded(failure == null);
+            }
+        }
+    }
+}

@@ -1,0 +1,85 @@
+package dev.orderly.sim.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.orderly.sim.run.RunResult;
+import dev.orderly.sim.run.RunSpec;
+import dev.orderly.sim.run.Strategy;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(5)
+class ComparisonTableTest {
+
+    // Ordered: ready at 1..4 s, delivered at once: lags 0,0,0,0; first segment at 1 s; done at 4 s.
+    private static final RunResult ORDERED = Records.run(RunSpec.all(Strategy.ORDERED, 1), 4,
+            Records.tenant("tenant-1", Strategy.ORDERED, new long[] {1, 2, 3, 4}, new long[] {1, 2, 3, 4}, 2, 40,
+                    30, 1));
+    // Unordered: segment 0 ready last, at 8 s, the others earlier: lags 0,6,7,8, so p50 (nearest rank) 6.
+    private static final RunResult UNORDERED = Records.run(RunSpec.all(Strategy.UNORDERED, 1), 8,
+            Records.tenant("tenant-1", Strategy.UNORDERED, new long[] {8, 2, 1, 0}, new long[] {8, 8, 8, 8}, 8, 160,
+                    150, 0));
+
+    private static List<String> row(String table, String label) {
+        return table.lines().filter(l -> l.startsWith(label + " ") || l.startsWith(label + "\t")).findFirst()
+                .map(l -> Arrays.asList(l.substring(label.length()).trim().split("\\s{2,}"))).orElseThrow(
+                        () -> new AssertionError("no row " + label + " in\n" + table));
+    }
+
+    @Test
+    void theTableHasEveryColumnAndOneRowPerStrategyAndTheRatios() {
+        String table = new Report(List.of(ORDERED, UNORDERED)).table().render();
+        String header = table.lines().findFirst().orElseThrow();
+        int at = -1;
+        for (String column : ComparisonTable.COLUMNS) {
+            int i = header.indexOf(column, at + 1);
+            assertTrue(i > at, "column " + column + " in order in: " + header);
+            at = i;
+        }
+        assertEquals(List.of("1.00s", "0.00s", "0.00s", "0.00s", "2.00s", "4.00s", "40", "30", "10.0", "1"),
+                row(table, "ordered"));
+        assertEquals(List.of("8.00s", "6.00s", "8.00s", "8.00s", "8.00s", "8.00s", "160", "150", "20.0", "0"),
+                row(table, "unordered"));
+        assertEquals(List.of("0.13x", "0.000x", "0.000x", "0.000x", "0.25x", "0.50x", "0.25x", "0.20x", "0.50x"),
+                row(table, ComparisonTable.RATIO_LABEL));
+    }
+
+    @Test
+    void withOneStrategyThereIsNoRatioRow() {
+        String table = new Report(List.of(ORDERED)).table().render();
+        assertFalse(table.contains(ComparisonTable.RATIO_LABEL), table);
+        assertEquals(3, table.lines().count(), table);
+    }
+
+    @Test
+    void aMixedRunGivesOneRowForItsOrderedTenantAndOneForItsUnorderedTenants() {
+        RunResult mixed = Records.run(RunSpec.mixed(2), 8,
+                Records.tenant("tenant-1", Strategy.ORDERED, new long[] {1, 2}, new long[] {1, 2}, 1, 10, 5, 0),
+                Records.tenant("tenant-2", Strategy.UNORDERED, new long[] {8, 1}, new long[] {8, 8}, 8, 80, 70, 0));
+        Report report = new Report(List.of(mixed));
+        assertEquals(List.of("mixed: 1 ordered", "mixed: 1 unordered"),
+                report.rows().stream().map(StrategyMetrics::label).toList());
+        assertEquals(2, report.panels().size());
+        assertEquals(1, report.notes().size());
+        assertTrue(report.notes().getFirst().contains("1.00s") && report.notes().getFirst().contains("8.00s"),
+                report.notes().getFirst());
+    }
+
+    @Test
+    void aRatioOverZeroIsNotANumber() {
+        assertEquals("n/a", ComparisonTable.ratio(1, 0));
+        assertEquals("0.50x", ComparisonTable.ratio(1, 2));
+    }
+
+    @Test
+    void percentilesAreNearestRank() {
+        double[] sorted = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
+        assertEquals(5, StrategyMetrics.percentile(sorted, 50));
+        assertEquals(9, StrategyMetrics.percentile(sorted, 90));
+        assertTrue(Double.isNaN(StrategyMetrics.percentile(new double[0], 50)));
+    }
+}
