@@ -34,7 +34,7 @@ public final class Queues {
         return new LaunchQueue(1, config);
     }
 
-    /** The key of {@code segment}, last stage 0. */
+    /** The key of {@code segment}, stage 0. */
     public static JobKey key(long segment) {
         return new JobKey(segment, 0);
     }

@@ -20,7 +20,7 @@ public final class Waiter {
     /** How long the collector waits for {@code awaitTurn} to return or throw. */
     public static final Duration PATIENCE = Duration.ofSeconds(5);
 
-    /** {@code awaitTurn} returned (and the after-turn action, if any, returned this when it is not given). */
+    /** {@code awaitTurn} returned; the outcome when no after-turn action is given. */
     public static final int PASSED = 1;
     /** {@code awaitTurn} was still waiting after {@link #PATIENCE}: a lost wake-up. */
     public static final int NEVER_WOKE = -1;
