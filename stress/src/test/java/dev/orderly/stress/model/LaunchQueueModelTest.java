@@ -35,8 +35,12 @@ import org.junit.jupiter.api.Timeout;
  */
 class LaunchQueueModelTest {
 
-    private static final int SCHEDULES = 1_000;
-    private static final long FIRST_SEED = 20_261_129L;
+    /**
+     * 1,000 by default. To explore further: {@code -Dorderly.model.schedules=20000
+     * -Djunit.jupiter.execution.timeout.mode=disabled} (and {@code -Dorderly.model.firstSeed=S} for other seeds).
+     */
+    private static final int SCHEDULES = Integer.getInteger("orderly.model.schedules", 1_000);
+    private static final long FIRST_SEED = Long.getLong("orderly.model.firstSeed", 20_261_129L);
     /** Settling takes microseconds; this bounds only a divergence, which never settles. */
     private static final Duration SETTLE = Duration.ofSeconds(5);
 
