@@ -2,7 +2,6 @@ package dev.orderly.engine;
 
 import dev.orderly.api.EngineConfig;
 import dev.orderly.api.JobKey;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.TreeMap;
@@ -302,7 +301,7 @@ public final class LaunchQueue {
     public List<JobKey> snapshot() {
         lock.lock();
         try {
-            return List.copyOf(new ArrayList<>(queued.keySet()));
+            return List.copyOf(queued.keySet());
         } finally {
             lock.unlock();
         }

@@ -42,11 +42,6 @@ public final class OrderlyEngine implements Engine {
         this.threadObserver = Objects.requireNonNull(threadObserver, "threadObserver");
     }
 
-    /** This engine's configuration. */
-    public EngineConfig config() {
-        return config;
-    }
-
     @Override
     public RequestResult run(Request request) throws RequestFailedException, InterruptedException {
         Objects.requireNonNull(request, "request");

@@ -53,8 +53,7 @@ final class RequestCounters {
         delivered.increment();
     }
 
-    /** Time since the request started. */
-    Duration sinceStart() {
+    private Duration sinceStart() {
         return Duration.ofNanos(System.nanoTime() - startNanos);
     }
 

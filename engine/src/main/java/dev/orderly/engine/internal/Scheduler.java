@@ -32,7 +32,6 @@ final class Scheduler {
     private final Condition launchable = lock.newCondition();
     private final Condition outputReady = lock.newCondition();
     private final int workers;
-    private final long lookahead;
 
     // guarded by lock
     private final UnitBoard board;
@@ -47,7 +46,6 @@ final class Scheduler {
      */
     Scheduler(RequestPlan plan, long lookahead) {
         this.workers = plan.workers();
-        this.lookahead = lookahead;
         this.board = new UnitBoard(plan, lookahead);
     }
 
@@ -182,11 +180,6 @@ final class Scheduler {
         } finally {
             lock.unlock();
         }
-    }
-
-    /** The look-ahead this scheduler keeps. */
-    long lookahead() {
-        return lookahead;
     }
 
     private void requireReading(long segment) {
