@@ -23,14 +23,14 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 /**
- * How {@code api} and {@code engine} may wait and run things (DESIGN section 2, TEAM standards): waiting is a
+ * How {@code api} and {@code engine} may wait and run things: waiting is a
  * {@code ReentrantLock} {@code Condition}, threads are virtual. The simulator is not restricted: it may sleep, print
  * and use any thread it likes.
  */
 final class ConcurrencyRules {
 
     private static final String BECAUSE_LOCKS = "waiting is a ReentrantLock Condition: targeted wake-ups and"
-            + " interruptible timed waits (DESIGN section 2)";
+            + " interruptible timed waits";
 
     private static final Set<String> PLATFORM_POOL_FACTORIES = Set.of(
             "newFixedThreadPool", "newCachedThreadPool", "newSingleThreadExecutor", "newScheduledThreadPool",
@@ -81,7 +81,7 @@ final class ConcurrencyRules {
                 .should().callMethodWhere(SLEEP)
                 .as("no class in api or engine should call Thread.sleep or TimeUnit.sleep")
                 .because("a delay is a timed Condition wait; sleeping can neither be signalled nor skip the"
-                        + " wait when the condition already holds (DESIGN section 2, TEAM standards)");
+                        + " wait when the condition already holds");
     }
 
     /**
@@ -99,8 +99,8 @@ final class ConcurrencyRules {
                 .should().callConstructorWhere(PLATFORM_THREAD_CONSTRUCTOR)
                 .orShould().callMethodWhere(PLATFORM_THREAD_METHOD)
                 .as("no class in api or engine should create or borrow platform threads")
-                .because("every job runs on a virtual thread forked in the request's scope (DESIGN sections 2"
-                        + " and 8)");
+                .because("every job runs on a virtual thread forked in the request's scope, so a request's threads"
+                        + " end with the request");
     }
 
     static String[] restricted(Layout layout) {

@@ -1,9 +1,9 @@
 package dev.orderly.archtests;
 
 /**
- * Where the modules of DESIGN section 2 live. The rules take a layout instead of naming packages themselves, so that
- * exactly the same rule runs against the production code ({@link #ORDERLY}) and against the deliberately bad classes
- * of the test sources ({@link #VIOLATIONS}), which mirror the production packages under
+ * Where the modules (docs/ARCHITECTURE.md, "Modules") live. The rules take a layout instead of naming packages
+ * themselves, so that exactly the same rule runs against the production code ({@link #ORDERLY}) and against the
+ * deliberately bad classes of the test sources ({@link #VIOLATIONS}), which mirror the production packages under
  * {@code dev.orderly.archtests.violations}.
  *
  * @param api the package of the public API (JDK only)

@@ -10,7 +10,7 @@ import com.tngtech.archunit.core.domain.JavaMethodCall;
 import com.tngtech.archunit.lang.ArchRule;
 
 /**
- * What {@code api} and {@code engine} may write (DESIGN sections 2 and 9): nothing to the console, and logs through
+ * What {@code api} and {@code engine} may write: nothing to the console, and logs through
  * SLF4J only. The simulator's command line prints for people and is not restricted.
  */
 final class OutputRules {
@@ -27,8 +27,7 @@ final class OutputRules {
                 .should().accessFieldWhere(SYSTEM_OUT_OR_ERR)
                 .orShould().callMethodWhere(PRINT_STACK_TRACE)
                 .as("no class in api or engine should use System.out, System.err or printStackTrace()")
-                .because("a library logs through SLF4J; the console belongs to the embedding application"
-                        + " (DESIGN section 2)");
+                .because("a library logs through SLF4J; the console belongs to the embedding application");
     }
 
     /** No {@code java.util.logging} and no {@code System.Logger} in api or engine: SLF4J is the one logging API. */
@@ -37,7 +36,7 @@ final class OutputRules {
                 .should().dependOnClassesThat(resideInAPackage("java.util.logging..")
                         .or(belongToAnyOf(System.Logger.class)))
                 .as("no class in api or engine should use java.util.logging or System.Logger")
-                .because("api and engine log through SLF4J only (DESIGN sections 2 and 9)");
+                .because("api and engine log through SLF4J only, so the embedder chooses where logs go");
     }
 
     private static final DescribedPredicate<JavaFieldAccess> SYSTEM_OUT_OR_ERR = DescribedPredicate.describe(
