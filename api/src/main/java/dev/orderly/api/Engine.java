@@ -2,6 +2,14 @@ package dev.orderly.api;
 
 /**
  * Runs requests. One engine may run many requests at once, each with its own launch queue and scope.
+ *
+ * <p>Memory consistency effects: actions in a thread prior to calling {@link #run} <i>happen-before</i> every action
+ * the engine takes for that request (every dial, every call of the {@link Tier2Client}, {@link OutputStore},
+ * {@link SegmentConsumer} and {@link RequestListener}), and every one of those actions happens-before {@code run}
+ * returns or throws: when it does, every thread of the request has ended. After {@code run} the caller may read,
+ * without synchronisation, whatever the request's client, store and listener wrote. Within a request, actions before a
+ * job's {@link Tier2Call#await()} returns happen-before the engine's {@link OutputStore#read} of that segment, and each
+ * {@link SegmentConsumer#accept} happens-before the next.
  */
 @FunctionalInterface
 public interface Engine {

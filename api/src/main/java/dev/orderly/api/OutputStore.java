@@ -6,6 +6,12 @@ import java.util.Optional;
 /**
  * Where tier2 jobs leave the last stage's output of each segment, and where the engine reads it back to hand it to
  * the client. Implementations must be safe to call from many threads.
+ *
+ * <p>Memory consistency effects: when the engine reads a segment after a job of its last stage succeeded, actions in
+ * that job's thread prior to the return of its {@link Tier2Call#await()} <i>happen-before</i> the {@link #read} call.
+ * An in-process store therefore sees what the job wrote before its call ended, provided the call's {@code await()}
+ * itself synchronised with the writer; a store backed by files or an object store must still be consistent on its own
+ * terms (a file written and moved into place before the job reported success is there to read).
  */
 @FunctionalInterface
 public interface OutputStore {

@@ -4,6 +4,11 @@ package dev.orderly.api;
  * The client of a request. Called once per segment, in segment order, from one thread at a time.
  *
  * <p>It may block: that is back-pressure, and the engine schedules no further ahead than its look-ahead allows.
+ *
+ * <p>Memory consistency effects: each call of {@link #accept} <i>happens-before</i> the next call for the same
+ * request, and the last call happens-before {@link Engine#run} returns or throws. A consumer may therefore keep plain,
+ * unsynchronised state across calls (a running checksum, an open output stream) even if a future engine made
+ * consecutive calls from different threads.
  */
 @FunctionalInterface
 public interface SegmentConsumer {

@@ -5,6 +5,13 @@ package dev.orderly.api;
  *
  * <p>The engine calls {@link #await()} once and {@link #close()} exactly once on every path, including
  * cancellation, so an implementation may release its connection or slot in {@code close}.
+ *
+ * <p>Memory consistency effects (in the sense of the "Memory Consistency Properties" of {@code java.util.concurrent}):
+ * actions in the job's thread prior to the normal return of {@link #await()} <i>happen-before</i> the engine's
+ * {@link OutputStore#read} of that unit's segment, and every later call of the client. So an implementation whose
+ * {@code await()} returns only after it has seen the job's end (for example it waits on a latch that the thread
+ * writing the output counts down, or on a gRPC stream's final message) needs no synchronisation of its own to make
+ * the output visible: the engine carries that edge on to the thread that reads the store.
  */
 public interface Tier2Call extends AutoCloseable {
 
