@@ -1,7 +1,6 @@
 package dev.orderly.api;
 
 import java.time.Duration;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 
@@ -110,105 +109,33 @@ public record EngineConfig(
      *     range; a bad value is never replaced by the default
      */
     public static EngineConfig fromEnvironment(Map<String, String> env) {
-        Objects.requireNonNull(env, "env");
-        Builder b = builder();
-        String v;
-        if ((v = env.get(ENV_LAUNCH_WINDOW_PERCENT)) != null) {
-            b.launchWindowPercent(
-                    checkPercent(ENV_LAUNCH_WINDOW_PERCENT, parseInt(ENV_LAUNCH_WINDOW_PERCENT, v), quoted(v)));
-        }
-        if ((v = env.get(ENV_LAUNCH_WINDOW_MAX)) != null) {
-            int max = checkAtLeastOne(ENV_LAUNCH_WINDOW_MAX, parseInt(ENV_LAUNCH_WINDOW_MAX, v), quoted(v));
-            if (max < DEFAULTS.launchWindowMin) {
-                throw new IllegalArgumentException(ENV_LAUNCH_WINDOW_MAX + " must be >= launchWindowMin ("
-                        + DEFAULTS.launchWindowMin + "), was '" + v + "'");
-            }
-            b.launchWindowMax(max);
-        }
-        if ((v = env.get(ENV_REFUSED_DELAY)) != null) {
-            b.refusedDelay(checkNotNegative(ENV_REFUSED_DELAY, parseDuration(ENV_REFUSED_DELAY, v), quoted(v)));
-        }
-        if ((v = env.get(ENV_FAILURE_DELAY)) != null) {
-            b.failureDelay(checkNotNegative(ENV_FAILURE_DELAY, parseDuration(ENV_FAILURE_DELAY, v), quoted(v)));
-        }
-        if ((v = env.get(ENV_MAX_FAILURES)) != null) {
-            b.maxFailures(checkAtLeastOne(ENV_MAX_FAILURES, parseInt(ENV_MAX_FAILURES, v), quoted(v)));
-        }
-        if ((v = env.get(ENV_MAX_EXECUTION_TIMEOUTS)) != null) {
-            b.maxExecutionTimeouts(
-                    checkAtLeastOne(ENV_MAX_EXECUTION_TIMEOUTS, parseInt(ENV_MAX_EXECUTION_TIMEOUTS, v), quoted(v)));
-        }
-        if ((v = env.get(ENV_LOOKAHEAD_FACTOR)) != null) {
-            b.lookaheadFactor(checkPositive(ENV_LOOKAHEAD_FACTOR, parseDouble(ENV_LOOKAHEAD_FACTOR, v), quoted(v)));
-        }
-        if ((v = env.get(ENV_ORDERED_LAUNCH)) != null) {
-            b.ordered(parseBoolean(ENV_ORDERED_LAUNCH, v));
-        }
-        return b.build();
-    }
-
-    private static int parseInt(String name, String value) {
-        try {
-            return Integer.parseInt(value.strip());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(name + " must be a whole number, was '" + value + "'", e);
-        }
-    }
-
-    private static double parseDouble(String name, String value) {
-        try {
-            return Double.parseDouble(value.strip());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(name + " must be a number, was '" + value + "'", e);
-        }
-    }
-
-    private static Duration parseDuration(String name, String value) {
-        try {
-            return GoDuration.parse(value);
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(name + " must be a duration such as 100ms, 5s or 1m30s, was '"
-                    + value + "': " + e.getMessage(), e);
-        }
-    }
-
-    private static boolean parseBoolean(String name, String value) {
-        return switch (value.strip().toLowerCase(Locale.ROOT)) {
-            case "true" -> true;
-            case "false" -> false;
-            default -> throw new IllegalArgumentException(name + " must be true or false, was '" + value + "'");
-        };
-    }
-
-    /** A value read from the environment, as written, for an error message. */
-    private static String quoted(String value) {
-        return "'" + value + "'";
+        return EngineEnvironment.read(env);
     }
 
     // The range checks name the field or variable and show the value: as given for a field, as written (quoted) for
     // a variable, so that "-1s" is reported as '-1s' and not as the parsed PT-1S.
-    private static int checkPercent(String name, int value, Object shown) {
+    static int checkPercent(String name, int value, Object shown) {
         if (value < 1 || value > 100) {
             throw new IllegalArgumentException(name + " must be between 1 and 100, was " + shown);
         }
         return value;
     }
 
-    private static int checkAtLeastOne(String name, int value, Object shown) {
+    static int checkAtLeastOne(String name, int value, Object shown) {
         if (value < 1) {
             throw new IllegalArgumentException(name + " must be >= 1, was " + shown);
         }
         return value;
     }
 
-    private static Duration checkNotNegative(String name, Duration value, Object shown) {
+    static Duration checkNotNegative(String name, Duration value, Object shown) {
         if (value.isNegative()) {
             throw new IllegalArgumentException(name + " must be >= 0, was " + shown);
         }
         return value;
     }
 
-    private static double checkPositive(String name, double value, Object shown) {
+    static double checkPositive(String name, double value, Object shown) {
         if (!(value > 0) || Double.isInfinite(value)) {
             throw new IllegalArgumentException(name + " must be a finite number > 0, was " + shown);
         }

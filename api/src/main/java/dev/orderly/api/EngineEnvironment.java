@@ -1,0 +1,112 @@
+package dev.orderly.api;
+
+import static dev.orderly.api.EngineConfig.ENV_FAILURE_DELAY;
+import static dev.orderly.api.EngineConfig.ENV_LAUNCH_WINDOW_MAX;
+import static dev.orderly.api.EngineConfig.ENV_LAUNCH_WINDOW_PERCENT;
+import static dev.orderly.api.EngineConfig.ENV_LOOKAHEAD_FACTOR;
+import static dev.orderly.api.EngineConfig.ENV_MAX_EXECUTION_TIMEOUTS;
+import static dev.orderly.api.EngineConfig.ENV_MAX_FAILURES;
+import static dev.orderly.api.EngineConfig.ENV_ORDERED_LAUNCH;
+import static dev.orderly.api.EngineConfig.ENV_REFUSED_DELAY;
+import static dev.orderly.api.EngineConfig.checkAtLeastOne;
+import static dev.orderly.api.EngineConfig.checkNotNegative;
+import static dev.orderly.api.EngineConfig.checkPercent;
+import static dev.orderly.api.EngineConfig.checkPositive;
+
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Reads an {@link EngineConfig} from environment variables (the table on {@link EngineConfig}); the implementation of
+ * {@link EngineConfig#fromEnvironment(Map)}.
+ *
+ * <p>A variable that is absent keeps its default. A value that is present is used or rejected, never replaced by the
+ * default: an unparsable, empty or out-of-range value is an {@link IllegalArgumentException} whose message starts
+ * with the variable's name and shows the value as written (quoted), so that the user can find it in their
+ * environment. Stateless.
+ */
+final class EngineEnvironment {
+
+    private EngineEnvironment() {
+    }
+
+    /** See {@link EngineConfig#fromEnvironment(Map)}. */
+    static EngineConfig read(Map<String, String> env) {
+        Objects.requireNonNull(env, "env");
+        EngineConfig defaults = EngineConfig.defaults();
+        EngineConfig.Builder b = EngineConfig.builder();
+        String v;
+        if ((v = env.get(ENV_LAUNCH_WINDOW_PERCENT)) != null) {
+            b.launchWindowPercent(
+                    checkPercent(ENV_LAUNCH_WINDOW_PERCENT, parseInt(ENV_LAUNCH_WINDOW_PERCENT, v), quoted(v)));
+        }
+        if ((v = env.get(ENV_LAUNCH_WINDOW_MAX)) != null) {
+            int max = checkAtLeastOne(ENV_LAUNCH_WINDOW_MAX, parseInt(ENV_LAUNCH_WINDOW_MAX, v), quoted(v));
+            if (max < defaults.launchWindowMin()) {
+                throw new IllegalArgumentException(ENV_LAUNCH_WINDOW_MAX + " must be >= launchWindowMin ("
+                        + defaults.launchWindowMin() + "), was '" + v + "'");
+            }
+            b.launchWindowMax(max);
+        }
+        if ((v = env.get(ENV_REFUSED_DELAY)) != null) {
+            b.refusedDelay(checkNotNegative(ENV_REFUSED_DELAY, parseDuration(ENV_REFUSED_DELAY, v), quoted(v)));
+        }
+        if ((v = env.get(ENV_FAILURE_DELAY)) != null) {
+            b.failureDelay(checkNotNegative(ENV_FAILURE_DELAY, parseDuration(ENV_FAILURE_DELAY, v), quoted(v)));
+        }
+        if ((v = env.get(ENV_MAX_FAILURES)) != null) {
+            b.maxFailures(checkAtLeastOne(ENV_MAX_FAILURES, parseInt(ENV_MAX_FAILURES, v), quoted(v)));
+        }
+        if ((v = env.get(ENV_MAX_EXECUTION_TIMEOUTS)) != null) {
+            b.maxExecutionTimeouts(
+                    checkAtLeastOne(ENV_MAX_EXECUTION_TIMEOUTS, parseInt(ENV_MAX_EXECUTION_TIMEOUTS, v), quoted(v)));
+        }
+        if ((v = env.get(ENV_LOOKAHEAD_FACTOR)) != null) {
+            b.lookaheadFactor(checkPositive(ENV_LOOKAHEAD_FACTOR, parseDouble(ENV_LOOKAHEAD_FACTOR, v), quoted(v)));
+        }
+        if ((v = env.get(ENV_ORDERED_LAUNCH)) != null) {
+            b.ordered(parseBoolean(ENV_ORDERED_LAUNCH, v));
+        }
+        return b.build();
+    }
+
+    private static int parseInt(String name, String value) {
+        try {
+            return Integer.parseInt(value.strip());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(name + " must be a whole number, was '" + value + "'", e);
+        }
+    }
+
+    private static double parseDouble(String name, String value) {
+        try {
+            return Double.parseDouble(value.strip());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(name + " must be a number, was '" + value + "'", e);
+        }
+    }
+
+    private static Duration parseDuration(String name, String value) {
+        try {
+            return GoDuration.parse(value);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(name + " must be a duration such as 100ms, 5s or 1m30s, was '"
+                    + value + "': " + e.getMessage(), e);
+        }
+    }
+
+    private static boolean parseBoolean(String name, String value) {
+        return switch (value.strip().toLowerCase(Locale.ROOT)) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw new IllegalArgumentException(name + " must be true or false, was '" + value + "'");
+        };
+    }
+
+    /** A value read from the environment, as written, for an error message. */
+    private static String quoted(String value) {
+        return "'" + value + "'";
+    }
+}
