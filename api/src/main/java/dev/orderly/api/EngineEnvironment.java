@@ -13,6 +13,7 @@ import static dev.orderly.api.EngineConfig.checkNotNegative;
 import static dev.orderly.api.EngineConfig.checkPercent;
 import static dev.orderly.api.EngineConfig.checkPositive;
 
+import java.math.BigInteger;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
@@ -73,10 +74,23 @@ final class EngineEnvironment {
     }
 
     private static int parseInt(String name, String value) {
+        String digits = value.strip();
         try {
-            return Integer.parseInt(value.strip());
+            return Integer.parseInt(digits);
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(name + " must be a whole number, was '" + value + "'", e);
+            // Integer.parseInt says the same for "9.5" and for "99999999999"; only the second is a whole number.
+            BigInteger whole = wholeNumberOrNull(digits);
+            String problem = whole == null ? " must be a whole number" : whole.signum() > 0 ? " is too large"
+                    : " is too small";
+            throw new IllegalArgumentException(name + problem + ", was '" + value + "'", e);
+        }
+    }
+
+    private static BigInteger wholeNumberOrNull(String digits) {
+        try {
+            return new BigInteger(digits);
+        } catch (NumberFormatException e) {
+            return null;
         }
     }
 

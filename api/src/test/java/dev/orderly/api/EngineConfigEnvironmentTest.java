@@ -20,7 +20,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * {@link EngineConfig#fromEnvironment}: every variable of the design table is read, every bad value is an
+ * {@link EngineConfig#fromEnvironment}: every variable of the configuration table is read, every bad value is an
  * {@link IllegalArgumentException} naming the variable and the value as written, and never a silent default.
  */
 @Timeout(value = 10, unit = TimeUnit.SECONDS)
@@ -166,6 +166,18 @@ class EngineConfigEnvironmentTest {
         assertEquals(FAILED + " must be >= 0, was '-250ms'", rejection(FAILED, "-250ms"));
         assertEquals(LOOKAHEAD + " must be a finite number > 0, was '1e400'", rejection(LOOKAHEAD, "1e400"));
         assertEquals(PERCENT + " must be between 1 and 100, was '+0'", rejection(PERCENT, "+0"));
+    }
+
+    /**
+     * Regression: a whole number too large (or too small) for an {@code int} was reported as "must be a whole
+     * number", which it is; the user could not see what was wrong with it.
+     */
+    @Test
+    void bugAWholeNumberOutsideTheIntRangeWasSaidNotToBeAWholeNumber() {
+        assertEquals(RETRIES + " is too large, was '99999999999'", rejection(RETRIES, "99999999999"));
+        assertEquals(PERCENT + " is too large, was ' 2147483648'", rejection(PERCENT, " 2147483648"));
+        assertEquals(TIMEOUTS + " is too small, was '-99999999999'", rejection(TIMEOUTS, "-99999999999"));
+        assertEquals(MAX + " must be a whole number, was '9.5'", rejection(MAX, "9.5"));
     }
 
     private static String rejection(String variable, String value) {
