@@ -36,7 +36,7 @@ import picocli.CommandLine.Spec;
  * <p>Exit codes: 0 when every request delivered every segment; 1 when a request failed (the report says which and
  * why) or the picture could not be written; 2 for a bad option or value (one line naming it).
  */
-@Command(name = "orderly", mixinStandardHelpOptions = true, version = "orderly 0.1.0",
+@Command(name = "orderly", mixinStandardHelpOptions = true, versionProvider = ProjectVersion.class,
         sortOptions = false, usageHelpAutoWidth = true,
         description = {
             "Runs one scenario on a simulated tier2 fleet that is full: several tenants' requests compete for its"
@@ -57,9 +57,10 @@ public final class OrderlyCommand implements Callable<Integer> {
     private ScenarioOptions scenarioOptions;
 
     @Option(names = "--strategy", paramLabel = "NAME", defaultValue = "all",
+            converter = StrategyChoice.Converter.class,
             description = "ordered, unordered, both (ordered then unordered), mixed, or all (both, then mixed)"
-                    + " (default: ${DEFAULT-VALUE}).")
-    private String strategy;
+                    + " (default: all).")
+    private StrategyChoice strategy;
 
     @Option(names = {"-o", "--output"}, paramLabel = "FILE", defaultValue = "orderly-out/timeline.svg",
             description = "Where to write the picture (default: ${DEFAULT-VALUE}).")
@@ -177,11 +178,7 @@ public final class OrderlyCommand implements Callable<Integer> {
 
     private Scenario scenario() {
         Scenario scenario = scenarioOptions.toScenario(spec.commandLine());
-        if (strategyRuns() == null) {
-            throw new ParameterException(spec.commandLine(), "--strategy must be one of ordered, unordered, both,"
-                    + " mixed, all; was '" + strategy + "'");
-        }
-        if (strategyRuns().contains("mixed") && scenario.tenants() < 2) {
+        if (strategy.includesMixed() && scenario.tenants() < 2) {
             throw new ParameterException(spec.commandLine(), "--tenants must be >= 2 for a mixed run (or use"
                     + " --strategy=both), was " + scenario.tenants());
         }
@@ -189,26 +186,7 @@ public final class OrderlyCommand implements Callable<Integer> {
     }
 
     private List<RunSpec> runs(Scenario scenario) {
-        List<RunSpec> runs = new ArrayList<>();
-        for (String name : strategyRuns()) {
-            runs.add(switch (name) {
-                case "ordered" -> RunSpec.all(Strategy.ORDERED, scenario.tenants());
-                case "unordered" -> RunSpec.all(Strategy.UNORDERED, scenario.tenants());
-                default -> RunSpec.mixed(scenario.tenants());
-            });
-        }
-        return runs;
-    }
-
-    private List<String> strategyRuns() {
-        return switch (strategy.strip().toLowerCase(Locale.ROOT)) {
-            case "ordered" -> List.of("ordered");
-            case "unordered" -> List.of("unordered");
-            case "both" -> List.of("ordered", "unordered");
-            case "mixed" -> List.of("mixed");
-            case "all" -> List.of("ordered", "unordered", "mixed");
-            default -> null;
-        };
+        return strategy.runs(scenario.tenants());
     }
 
     private String describe(RunSpec run) {

@@ -2,10 +2,13 @@ package dev.orderly.sim.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.orderly.sim.run.RunSpec;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -71,6 +74,39 @@ class OrderlyCommandTest {
         Outcome o = run("--timeout-rate=0.5", "--retryable-rate=0.6");
         assertEquals(2, o.code());
         assertTrue(o.err().contains("--timeout-rate") && o.err().contains("--retryable-rate"), o.err());
+    }
+
+    @Test
+    void anUnknownStrategyIsRefusedListingTheValues() {
+        Outcome o = run("--strategy=fastest");
+        assertEquals(2, o.code());
+        assertTrue(o.err().contains("'fastest' is not a strategy; use one of ordered, unordered, both, mixed, all"),
+                o.err());
+    }
+
+    @Test
+    void everyStrategyIsReadInAnyCaseAndMakesItsRuns() {
+        StrategyChoice.Converter converter = new StrategyChoice.Converter();
+        assertEquals(StrategyChoice.BOTH, converter.convert(" Both "));
+        assertEquals(List.of("ordered"), names(converter.convert("ordered").runs(3)));
+        assertEquals(List.of("unordered"), names(converter.convert("UNORDERED").runs(3)));
+        assertEquals(List.of("ordered", "unordered"), names(converter.convert("both").runs(3)));
+        assertEquals(List.of("mixed"), names(converter.convert("mixed").runs(3)));
+        assertEquals(List.of("ordered", "unordered", "mixed"), names(converter.convert("all").runs(3)));
+    }
+
+    private static List<String> names(List<RunSpec> runs) {
+        return runs.stream().map(RunSpec::name).toList();
+    }
+
+    /** The version the command prints is the one the build was given, not a second one kept by hand. */
+    @Test
+    void versionIsTheProjectVersion() {
+        String expected = System.getProperty("orderly.expectedVersion");
+        assertNotNull(expected, "surefire passes the pom's version as orderly.expectedVersion");
+        Outcome o = run("--version");
+        assertEquals(0, o.code(), o.err());
+        assertEquals("orderly " + expected, o.out().strip());
     }
 
     @Test
