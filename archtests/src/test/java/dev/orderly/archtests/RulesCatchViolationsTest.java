@@ -19,7 +19,7 @@ import dev.orderly.archtests.violations.engine.EngineThatUsesTheSimulator;
 import dev.orderly.archtests.violations.engine.MonitorMethods;
 import dev.orderly.archtests.violations.engine.OtherLoggers;
 import dev.orderly.archtests.violations.engine.PlatformThreads;
-import dev.orderly.archtests.violations.engine.RequestScope;
+import dev.orderly.archtests.violations.engine.SoleScopeOwner;
 import dev.orderly.archtests.violations.engine.SecondScopeOwner;
 import dev.orderly.archtests.violations.engine.Sleeps;
 import dev.orderly.archtests.violations.engine.SynchronizedBlock;
@@ -27,7 +27,7 @@ import dev.orderly.archtests.violations.engine.SynchronizedMethods;
 import dev.orderly.archtests.violations.engine.internal.InternalDetail;
 import dev.orderly.archtests.violations.outside.ReachesIntoEngineInternals;
 import dev.orderly.archtests.violations.sim.ScopeInTheSimulator;
-import dev.orderly.archtests.violations.sim.SimulatedFleet;
+import dev.orderly.archtests.violations.sim.SimulatorThatSleeps;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
@@ -100,7 +100,7 @@ class RulesCatchViolationsTest {
     @Test
     void engineDependenciesFailWhenTheEngineUsesTheSimulator() {
         assertViolation(BoundaryRules.engineUsesOnlyTheApiSlf4jAndTheJdk(LAYOUT), EngineThatUsesTheSimulator.class,
-                SimulatedFleet.class.getName());
+                SimulatorThatSleeps.class.getName());
     }
 
     @Test
@@ -128,7 +128,7 @@ class RulesCatchViolationsTest {
     void scopeRuleFailsWhenTwoClassesTouchStructuredTaskScope() {
         assertViolation(BoundaryRules.atMostOneEngineClassTouchesStructuredTaskScope(LAYOUT),
                 SecondScopeOwner.class, "2 classes touch java.util.concurrent.StructuredTaskScope",
-                RequestScope.class, RequestScope.FirstFailure.class, CleanEngineClass.class);
+                SoleScopeOwner.class, SoleScopeOwner.FirstFailure.class, CleanEngineClass.class);
     }
 
     @Test
@@ -140,7 +140,8 @@ class RulesCatchViolationsTest {
     @Test
     void scopeRulePassesOnOneEngineClassWithItsNestedJoiner() {
         assertNoViolation(BoundaryRules.atMostOneEngineClassTouchesStructuredTaskScope(LAYOUT),
-                RequestScope.class, RequestScope.FirstFailure.class, CleanEngineClass.class, SimulatedFleet.class);
+                SoleScopeOwner.class, SoleScopeOwner.FirstFailure.class, CleanEngineClass.class,
+                SimulatorThatSleeps.class);
     }
 
     // --- no synchronized
@@ -249,7 +250,7 @@ class RulesCatchViolationsTest {
                 ConcurrencyRules::noPlatformThreads, OutputRules::noSystemOutOrErr, OutputRules::logOnlyThroughSlf4j);
         for (Function<Layout, ArchRule> rule : apiAndEngineOnly) {
             // CleanEngineClass is imported too, so the rule has something in scope and does not fail for being empty.
-            assertNoViolation(rule.apply(LAYOUT), SimulatedFleet.class, CleanEngineClass.class);
+            assertNoViolation(rule.apply(LAYOUT), SimulatorThatSleeps.class, CleanEngineClass.class);
         }
     }
 }

@@ -1,10 +1,10 @@
 package dev.orderly.archtests.violations.engine;
 
-import dev.orderly.archtests.violations.sim.SimulatedFleet;
+import dev.orderly.archtests.violations.sim.SimulatorThatSleeps;
 
 /** Bad: the engine depends on the simulator, which depends on the engine. */
 public final class EngineThatUsesTheSimulator {
-    public SimulatedFleet fleet() {
-        return new SimulatedFleet();
+    public SimulatorThatSleeps fleet() {
+        return new SimulatorThatSleeps();
     }
 }

@@ -7,7 +7,7 @@ import java.util.concurrent.StructuredTaskScope.Subtask;
  * Good on its own: the one engine class that owns StructuredTaskScope, with a nested Joiner (which counts as part of
  * it). Together with {@link SecondScopeOwner} it makes two owners, which the rule rejects.
  */
-public final class RequestScope {
+public final class SoleScopeOwner {
 
     /** Tells the owner of the first failure. */
     public static final class FirstFailure implements StructuredTaskScope.Joiner<Object, Void> {
