@@ -1,0 +1,254 @@
+package dev.orderly.testing;
+
+import dev.orderly.api.Job;
+import dev.orderly.api.OutputStore;
+import dev.orderly.api.RequestPlan;
+import dev.orderly.api.Tier2Call;
+import dev.orderly.api.Tier2Client;
+import dev.orderly.api.Tier2Exception;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * A fleet of {@code instances x slots} tier2 slots in memory, shared by any number of requests, as a real fleet
+ * behind a load balancer is: each dial goes to a random instance (seeded, so a test can repeat a run), and an instance
+ * with every slot busy refuses the job at once (REFUSED). An admitted job holds its slot for {@code jobTime} (a
+ * timed wait that an interrupt ends), writes its output if it is a last-stage job, and frees the slot when its call
+ * is closed.
+ *
+ * <pre>{@code
+ * InMemoryFleet fleet = InMemoryFleet.builder().instances(2).slotsPerInstance(3).jobTime(Duration.ofMillis(1)).build();
+ * InMemoryFleet.Tenant tenant = fleet.tenant(plan);        // one per request
+ * engine.run(Request.of(plan, tenant.client(), tenant.outputs(), client));
+ * assertTrue(fleet.peakBusySlots() <= fleet.capacity());
+ * }</pre>
+ *
+ * <p>Invariants (guarded by {@code lock}): {@code 0 <= busy[i] <= slotsPerInstance} for every instance;
+ * {@code peakBusy} is the largest sum of {@code busy} ever seen; each admitted call frees its slot exactly once. Every
+ * dial and outcome goes to {@link #log()}, with the instance it went to. This class is thread-safe.
+ */
+public final class InMemoryFleet {
+
+    private final int slotsPerInstance;
+    private final Duration jobTime;
+    private final EventLog log = new EventLog();
+    private final ReentrantLock lock = new ReentrantLock();
+    // Never signalled: a job's run time is a timed wait on it, which an interrupt ends at once.
+    private final Condition never = lock.newCondition();
+    // guarded by lock
+    private final int[] busy;
+    // guarded by lock
+    private final SplittableRandom random;
+    // guarded by lock
+    private int busyTotal;
+    // guarded by lock
+    private int peakBusy;
+
+    private InMemoryFleet(Builder b) {
+        this.busy = new int[b.instances];
+        this.slotsPerInstance = b.slotsPerInstance;
+        this.jobTime = b.jobTime;
+        this.random = new SplittableRandom(b.seed);
+    }
+
+    /** A builder: 1 instance of 1 slot, jobs that take no time, seed 1. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The connection of one request to the fleet: its client, and the store its jobs write to. */
+    public Tenant tenant(RequestPlan plan) {
+        return new Tenant(Objects.requireNonNull(plan, "plan"));
+    }
+
+    /** Every dial and outcome, of every tenant, in order. */
+    public EventLog log() {
+        return log;
+    }
+
+    /** All slots of all instances. */
+    public int capacity() {
+        return busy.length * slotsPerInstance;
+    }
+
+    /** Slots busy right now. */
+    public int busySlots() {
+        lock.lock();
+        try {
+            return busyTotal;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The most slots that were ever busy at once. */
+    public int peakBusySlots() {
+        lock.lock();
+        try {
+            return peakBusy;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Takes a slot on a random instance; returns the instance, or -1 if that instance is full. */
+    private int admit() {
+        lock.lock();
+        try {
+            int instance = random.nextInt(busy.length);
+            if (busy[instance] == slotsPerInstance) {
+                return -1 - instance;
+            }
+            busy[instance]++;
+            busyTotal++;
+            peakBusy = Math.max(peakBusy, busyTotal);
+            return instance;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void free(int instance) {
+        lock.lock();
+        try {
+            busy[instance]--;
+            busyTotal--;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void run() throws InterruptedException {
+        lock.lock();
+        try {
+            long nanos = jobTime.toNanos();
+            while (nanos > 0) {
+                nanos = never.awaitNanos(nanos);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** One request's view of the fleet. Thread-safe. */
+    public final class Tenant {
+        private final int lastStage;
+        private final MemoryOutputs outputs = new MemoryOutputs();
+
+        private Tenant(RequestPlan plan) {
+            this.lastStage = plan.stages() - 1;
+        }
+
+        /** The client to give the request. */
+        public Tier2Client client() {
+            return this::dial;
+        }
+
+        /** The store to give the request: a last-stage job writes {@code "output <segment>"} (UTF-8) here. */
+        public OutputStore outputs() {
+            return outputs;
+        }
+
+        private Tier2Call dial(Job job) throws Tier2Exception {
+            Objects.requireNonNull(job, "job");
+            int instance = admit();
+            if (instance < 0) {
+                int full = -1 - instance;
+                log.record(Tier2Event.Type.DIALED, job, full);
+                log.record(Tier2Event.Type.REFUSED, job, full);
+                throw Tier2Exception.refused("instance " + full + " is at its limit of " + slotsPerInstance);
+            }
+            log.record(Tier2Event.Type.DIALED, job, instance);
+            log.record(Tier2Event.Type.ADMITTED, job, instance);
+            return new Call(job, instance);
+        }
+
+        /** One admitted job, holding one slot of {@code instance} until closed. */
+        private final class Call implements Tier2Call {
+            private final Job job;
+            private final int instance;
+            private final AtomicBoolean closed = new AtomicBoolean();
+
+            Call(Job job, int instance) {
+                this.job = job;
+                this.instance = instance;
+            }
+
+            @Override
+            public void await() throws InterruptedException {
+                try {
+                    run();
+                } catch (InterruptedException e) {
+                    log.record(Tier2Event.Type.INTERRUPTED, job, instance);
+                    throw e;
+                }
+                if (job.key().stage() == lastStage) {
+                    outputs.write(job.key().segment());
+                }
+                log.record(Tier2Event.Type.SUCCEEDED, job, instance);
+            }
+
+            @Override
+            public void close() {
+                if (closed.compareAndSet(false, true)) {
+                    free(instance);
+                    log.record(Tier2Event.Type.CLOSED, job, instance);
+                }
+            }
+        }
+    }
+
+    /** Builds an {@link InMemoryFleet}. Not thread-safe. */
+    public static final class Builder {
+        private int instances = 1;
+        private int slotsPerInstance = 1;
+        private Duration jobTime = Duration.ZERO;
+        private long seed = 1;
+
+        private Builder() {
+        }
+
+        /** How many instances, {@code >= 1}. */
+        public Builder instances(int instances) {
+            if (instances < 1) {
+                throw new IllegalArgumentException("instances must be >= 1, was " + instances);
+            }
+            this.instances = instances;
+            return this;
+        }
+
+        /** How many jobs one instance runs at once, {@code >= 1}. */
+        public Builder slotsPerInstance(int slots) {
+            if (slots < 1) {
+                throw new IllegalArgumentException("slotsPerInstance must be >= 1, was " + slots);
+            }
+            this.slotsPerInstance = slots;
+            return this;
+        }
+
+        /** How long an admitted job holds its slot, {@code >= 0}. */
+        public Builder jobTime(Duration jobTime) {
+            Objects.requireNonNull(jobTime, "jobTime");
+            if (jobTime.isNegative()) {
+                throw new IllegalArgumentException("jobTime must be >= 0, was " + jobTime);
+            }
+            this.jobTime = jobTime;
+            return this;
+        }
+
+        /** The seed of the load balancer's choice of instance. */
+        public Builder seed(long seed) {
+            this.seed = seed;
+            return this;
+        }
+
+        /** The fleet. */
+        public InMemoryFleet build() {
+            return new InMemoryFleet(this);
+        }
+    }
+}

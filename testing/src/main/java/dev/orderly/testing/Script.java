@@ -1,0 +1,149 @@
+package dev.orderly.testing;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What a {@link ScriptedTier2} does with the successive dials of one unit: each step is used by one dial, in order;
+ * once the steps are used up, every further dial succeeds. Immutable: each {@code then...} returns a new script.
+ *
+ * <pre>{@code
+ * Script.refuse(3).thenFail().thenSucceed()      // three refusals, a failure after admission, then success
+ * Script.hold(hold)                              // admitted, then runs until hold.release() or cancellation
+ * Script.loseOutput()                            // succeeds but the output is not in the store: the engine re-runs it
+ * }</pre>
+ */
+public final class Script {
+
+    /** What one dial does. */
+    enum Step {
+        /** Admitted, then succeeds; a last-stage job writes its output. */
+        SUCCEED,
+        /** {@code dial} throws REFUSED. */
+        REFUSE,
+        /** {@code dial} throws UNREACHABLE. */
+        UNREACHABLE,
+        /** Admitted, then {@code await} throws RETRYABLE. */
+        FAIL,
+        /** Admitted, then {@code await} throws EXECUTION_TIMEOUT. */
+        TIME_OUT,
+        /** Admitted, then {@code await} throws FATAL. */
+        FATAL,
+        /** Admitted, then {@code await} blocks until the hold is released (then succeeds) or the thread interrupted. */
+        HOLD,
+        /** Admitted, then succeeds without an output in the store. */
+        LOSE_OUTPUT
+    }
+
+    /** One step and, for {@link Step#HOLD}, its hold. */
+    record Action(Step step, Hold hold) {
+    }
+
+    private final List<Action> actions;
+
+    private Script(List<Action> actions) {
+        this.actions = List.copyOf(actions);
+    }
+
+    /** A script that succeeds at once. */
+    public static Script succeed() {
+        return new Script(List.of()).then(Step.SUCCEED, 1, null);
+    }
+
+    /** Refused {@code times} times (nothing ran), then whatever follows. */
+    public static Script refuse(int times) {
+        return new Script(List.of()).then(Step.REFUSE, times, null);
+    }
+
+    /** Unreachable {@code times} times (nothing ran), then whatever follows. */
+    public static Script unreachable(int times) {
+        return new Script(List.of()).then(Step.UNREACHABLE, times, null);
+    }
+
+    /** Admitted, then fails (RETRYABLE). */
+    public static Script fail() {
+        return new Script(List.of()).then(Step.FAIL, 1, null);
+    }
+
+    /** Admitted, then times out (EXECUTION_TIMEOUT). */
+    public static Script timeOut() {
+        return new Script(List.of()).then(Step.TIME_OUT, 1, null);
+    }
+
+    /** Admitted, then fails fatally (FATAL): the request fails. */
+    public static Script fatal() {
+        return new Script(List.of()).then(Step.FATAL, 1, null);
+    }
+
+    /** Admitted, then runs until {@code hold} is released (then succeeds) or the engine cancels it. */
+    public static Script hold(Hold hold) {
+        return new Script(List.of()).then(Step.HOLD, 1, Objects.requireNonNull(hold, "hold"));
+    }
+
+    /** Admitted, succeeds, and the output is not in the store. */
+    public static Script loseOutput() {
+        return new Script(List.of()).then(Step.LOSE_OUTPUT, 1, null);
+    }
+
+    /** Then succeeds (as every dial after the script does anyway). */
+    public Script thenSucceed() {
+        return then(Step.SUCCEED, 1, null);
+    }
+
+    /** Then refused {@code times} times. */
+    public Script thenRefuse(int times) {
+        return then(Step.REFUSE, times, null);
+    }
+
+    /** Then unreachable {@code times} times. */
+    public Script thenUnreachable(int times) {
+        return then(Step.UNREACHABLE, times, null);
+    }
+
+    /** Then admitted and fails (RETRYABLE). */
+    public Script thenFail() {
+        return then(Step.FAIL, 1, null);
+    }
+
+    /** Then admitted and times out (EXECUTION_TIMEOUT). */
+    public Script thenTimeOut() {
+        return then(Step.TIME_OUT, 1, null);
+    }
+
+    /** Then admitted and fails fatally (FATAL). */
+    public Script thenFatal() {
+        return then(Step.FATAL, 1, null);
+    }
+
+    /** Then admitted and held until {@code hold} is released. */
+    public Script thenHold(Hold hold) {
+        return then(Step.HOLD, 1, Objects.requireNonNull(hold, "hold"));
+    }
+
+    /** Then admitted, succeeds, and the output is lost. */
+    public Script thenLoseOutput() {
+        return then(Step.LOSE_OUTPUT, 1, null);
+    }
+
+    /** The steps, one per dial, in order. */
+    List<Action> actions() {
+        return actions;
+    }
+
+    private Script then(Step step, int times, Hold hold) {
+        if (times < 0) {
+            throw new IllegalArgumentException("times must be >= 0, was " + times);
+        }
+        List<Action> more = new ArrayList<>(actions);
+        for (int i = 0; i < times; i++) {
+            more.add(new Action(step, hold));
+        }
+        return new Script(more);
+    }
+
+    @Override
+    public String toString() {
+        return "Script" + actions.stream().map(a -> a.step().name()).toList();
+    }
+}
