@@ -29,6 +29,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -49,21 +50,25 @@ class TestingKitTest {
 
     private final Engine engine = Orderly.engine(FAST);
 
+    /** The README's example, as written there. */
     @Test
-    void aUnitRefusedThenFailedIsRetriedAndCountedAsTheRetryPathSays() throws Exception {
+    void aSegmentRefusedThenFailedStillArrivesInOrder() throws Exception {
         RequestPlan plan = new RequestPlan(0, 6, 2, 3);
         JobKey unit = new JobKey(2, 1);
         ScriptedTier2 tier2 = new ScriptedTier2(plan).script(unit, Script.refuse(3).thenFail());
-        RecordingClient client = new RecordingClient();
+        List<Long> seen = new CopyOnWriteArrayList<>();
+        Engine engine = Orderly.engine(EngineConfig.builder()
+                .refusedDelay(Duration.ofMillis(1)).failureDelay(Duration.ofMillis(1)).build());
 
-        RequestResult result = engine.run(Request.of(plan, tier2, tier2.outputs(), client));
+        RequestResult result = engine.run(
+                Request.of(plan, tier2, tier2.outputs(), (segment, output) -> seen.add(segment)));
 
-        assertEquals(LongStream.range(0, 6).boxed().toList(), client.segments());
+        assertEquals(List.of(0L, 1L, 2L, 3L, 4L, 5L), seen);
         assertEquals(3, result.refusals());
-        assertEquals(1, result.failures());
         assertEquals(List.of(DIALED, REFUSED, DIALED, REFUSED, DIALED, REFUSED, DIALED, ADMITTED, FAILED, CLOSED,
                 DIALED, ADMITTED, SUCCEEDED, CLOSED), tier2.log().typesOf(unit));
-        assertEquals(0, tier2.openCalls());
+        assertEquals(0, tier2.openCalls());   // the engine closed every call
+        assertEquals(1, result.failures());
         assertEquals(0, tier2.doubleCloses());
     }
 
