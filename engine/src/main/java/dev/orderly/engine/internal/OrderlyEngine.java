@@ -27,6 +27,7 @@ public final class OrderlyEngine implements Engine {
 
     private final EngineConfig config;
     private final Consumer<Thread> threadObserver;
+    private final RequestScope.Factory scopes;
 
     /** An engine with {@code config}. */
     public OrderlyEngine(EngineConfig config) {
@@ -40,6 +41,7 @@ public final class OrderlyEngine implements Engine {
     public OrderlyEngine(EngineConfig config, Consumer<Thread> threadObserver) {
         this.config = Objects.requireNonNull(config, "config");
         this.threadObserver = Objects.requireNonNull(threadObserver, "threadObserver");
+        this.scopes = RequestScopes.chosen().factory();
     }
 
     @Override
@@ -57,7 +59,7 @@ public final class OrderlyEngine implements Engine {
         JobRunner runner = new JobRunner(id, request.tier2(), gate, config, counters, listener, scheduler::isNeeded);
         OutputWalker walker = new OutputWalker(id, plan, request.outputs(), request.client(), scheduler, counters,
                 listener);
-        RequestScope scope = new RequestScope(id, scheduler, threadObserver);
+        RequestScope scope = scopes.open(id, scheduler, threadObserver);
         LOG.debug("request {} starts: segments [{}, {}), {} stage(s), {} worker(s), look-ahead {}, {}", id,
                 plan.startSegment(), plan.endSegment(), plan.stages(), plan.workers(), lookahead, gate);
 
