@@ -29,12 +29,16 @@ import java.util.function.Function;
  *       such exception, {@linkplain Scheduler#stop() stops} the scheduler (which wakes the owner) and returns true,
  *       which cancels the scope: every other thread of the request is interrupted, whether it waits in the launch
  *       queue, sleeps out a delay or blocks in {@code dial}/{@code await}.
+ *   <li>The walker's normal return (every segment delivered, or the request stopped) completes its subtask well;
+ *       {@link #onComplete} then stops the scheduler and cancels the scope the same way, so a finished request does
+ *       not wait for jobs nobody needs.
  *   <li>An interrupt of the owner stops the scheduler and calls {@code join} with the interrupt still pending, so
  *       {@code join} throws at once and {@code close} cancels the scope.
  *   <li>{@code close} waits until every thread of the scope has ended; only then does {@link #run} return or throw.
  * </ul>
  *
  * <p>Invariants: {@code firstFailure} is set at most once (compare-and-set), before the scope is cancelled by it.
+ * {@code walkerDone} turns true once, on the walker's thread, before the walker's subtask is reported.
  * Subtasks that end after the scope was cancelled are not reported to {@link #onComplete}, so an interrupted job
  * never hides the failure that caused the cancellation. One instance serves one request; {@link #run} is called once.
  */
@@ -44,6 +48,8 @@ final class StructuredRequestScope implements RequestScope, StructuredTaskScope.
     private final Scheduler scheduler;
     private final ThreadFactory threads;
     private final AtomicReference<Throwable> firstFailure = new AtomicReference<>();
+    // Set by the walker's subtask when it returns, before that subtask completes and is reported to onComplete.
+    private volatile boolean walkerDone;
 
     /**
      * @param requestId names the scope and its threads
@@ -57,12 +63,17 @@ final class StructuredRequestScope implements RequestScope, StructuredTaskScope.
     }
 
     @Override
-    public Optional<Throwable> run(Callable<Void> walker, Function<Launch, Callable<Void>> jobs) throws InterruptedException {
+    public Optional<Throwable> run(Callable<Void> walker, Function<Launch, Callable<Void>> jobs)
+            throws InterruptedException {
         boolean interrupted = false;
         try (StructuredTaskScope<Object, Void> scope =
                 StructuredTaskScope.open(this, config -> config.withThreadFactory(threads).withName(name))) {
             try {
-                scope.fork(walker);
+                scope.fork(() -> {
+                    walker.call();
+                    walkerDone = true;
+                    return null;
+                });
                 Launch launch;
                 while ((launch = scheduler.awaitNextJob()) != null) {
                     scope.fork(jobs.apply(launch));
@@ -92,6 +103,12 @@ final class StructuredRequestScope implements RequestScope, StructuredTaskScope.
     @Override
     public boolean onComplete(Subtask<?> subtask) {
         if (subtask.state() != Subtask.State.FAILED) {
+            // Every segment is delivered: what is still alive (a covered lower stage, a job sitting out a delay or
+            // blocked in await) is needed by nobody, and the request must not wait for a tier2 to finish it.
+            if (walkerDone) {
+                scheduler.stop();
+                return true;
+            }
             return false;
         }
         firstFailure.compareAndSet(null, subtask.exception());
