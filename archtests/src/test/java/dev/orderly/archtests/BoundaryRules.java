@@ -6,7 +6,7 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import com.tngtech.archunit.lang.ArchRule;
 
 /**
- * The module boundaries of DESIGN section 2: what each module may depend on.
+ * The module boundaries: what each module may depend on (api on the JDK only; engine on api, SLF4J and the JDK).
  */
 final class BoundaryRules {
 
@@ -22,7 +22,7 @@ final class BoundaryRules {
         return classes().that().resideInAPackage(layout.apiTree())
                 .should().onlyDependOnClassesThat().resideInAnyPackage("java..", layout.apiTree())
                 .as("api classes should depend only on the JDK (java..) and on the api itself")
-                .because("embedders compile against the api and it must bring nothing else along (DESIGN section 2)");
+                .because("embedders compile against the api and it must bring nothing else along");
     }
 
     /**
@@ -34,7 +34,7 @@ final class BoundaryRules {
                 .should().onlyDependOnClassesThat()
                 .resideInAnyPackage("java..", "org.slf4j..", layout.apiTree(), layout.engineTree())
                 .as("engine classes should depend only on the JDK (java..), SLF4J, the api and the engine itself")
-                .because("the engine's dependencies are api and SLF4J only (DESIGN section 2)");
+                .because("the engine's dependencies are api and SLF4J only");
     }
 
     /**
@@ -46,7 +46,7 @@ final class BoundaryRules {
                 .should().dependOnClassesThat().resideInAPackage(layout.engineInternalTree())
                 .as("no class outside the engine should depend on " + layout.engineInternal())
                 .because("only " + layout.engine() + " is exported; its internals may change at any time"
-                        + " (DESIGN section 2)");
+                        + "");
     }
 
     /**
@@ -58,6 +58,6 @@ final class BoundaryRules {
     static ArchRule atMostOneEngineClassTouchesStructuredTaskScope(Layout layout) {
         return classes().should(new SingleStructuredTaskScopeOwner(layout.engineTree()))
                 .because("StructuredTaskScope is a preview API that changes between JDK releases, so it must"
-                        + " live in one engine class, the request scope (DESIGN section 2)");
+                        + " live in one engine class, the request scope, compiled apart for 25 with preview");
     }
 }
