@@ -37,6 +37,9 @@ public final class OrderlyEngine implements Engine {
     /**
      * An engine that also tells {@code threadObserver} of every thread it creates for a request, before the thread
      * starts. A test hook: it lets a test check that no request thread outlives its request.
+     *
+     * @throws IllegalArgumentException if the system property {@code orderly.scope} has an unknown value
+     * @throws IllegalStateException if it forces a request scope this JVM can not load (see {@link RequestScopes})
      */
     public OrderlyEngine(EngineConfig config, Consumer<Thread> threadObserver) {
         this.config = Objects.requireNonNull(config, "config");
