@@ -55,8 +55,7 @@ class FinishedRequestEndsAtOnceTest {
                 }
             }
         };
-        InMemoryOutputStore store = new InMemoryOutputStore();
-        ScriptedTier2 tier2 = new ScriptedTier2(PLAN, store, job -> {
+        ScriptedTier2.Script script = job -> {
             if (job.key().equals(COVERED)) {
                 return ScriptedTier2.AWAIT_BLOCKS;
             }
@@ -66,18 +65,11 @@ class FinishedRequestEndsAtOnceTest {
                 coveredAdmitted.await();
             }
             return ScriptedTier2.OK;
-        });
-        RecordingClient client = new RecordingClient();
-        ThreadCensus census = new ThreadCensus();
+        };
 
-        RequestResult result = runBounded(census.engine(hourLongDelays(ordered)),
-                Request.of(PLAN, tier2, store, client).withListener(listener));
+        RequestResult result = runToTheEndLeavingNothing(ordered, script, listener);
 
-        assertEquals(Fixtures.range(0, 2), client.segments());
-        assertEquals(2, result.segmentsDelivered());
-        assertEquals(0, census.alive(), "request threads alive after run returned");
-        assertEquals(0, tier2.blocked(), "threads still blocked in the tier2");
-        assertEquals(0, tier2.openCalls(), "tier2 calls left open");
+        assertEquals(0, result.failures());
     }
 
     @ParameterizedTest(name = "ordered={0}")
@@ -92,9 +84,8 @@ class FinishedRequestEndsAtOnceTest {
                 }
             }
         };
-        InMemoryOutputStore store = new InMemoryOutputStore();
         AtomicReference<Thread> coveredJob = new AtomicReference<>();
-        ScriptedTier2 tier2 = new ScriptedTier2(PLAN, store, job -> {
+        ScriptedTier2.Script script = job -> {
             if (job.key().equals(COVERED)) {
                 coveredJob.set(Thread.currentThread());
                 return ScriptedTier2.awaitThrows(Tier2Exception.retryable("stream reset", null));
@@ -108,30 +99,39 @@ class FinishedRequestEndsAtOnceTest {
                         .until(() -> coveredJob.get().getState() == Thread.State.TIMED_WAITING);
             }
             return ScriptedTier2.OK;
-        });
-        RecordingClient client = new RecordingClient();
-        ThreadCensus census = new ThreadCensus();
+        };
 
-        RequestResult result = runBounded(census.engine(hourLongDelays(ordered)),
-                Request.of(PLAN, tier2, store, client).withListener(listener));
+        RequestResult result = runToTheEndLeavingNothing(ordered, script, listener);
 
-        assertEquals(Fixtures.range(0, 2), client.segments());
-        assertEquals(2, result.segmentsDelivered());
         assertEquals(1, result.failures());
-        assertEquals(0, census.alive(), "request threads alive after run returned");
-        assertEquals(0, tier2.openCalls(), "tier2 calls left open");
     }
 
-    /** Runs the request, failing if it takes 10 s; a run still going then is interrupted so the test leaves no thread. */
-    private static RequestResult runBounded(dev.orderly.api.Engine engine, Request request) throws Throwable {
-        Background run = new Background(engine, request);
+    /**
+     * Runs the plan on {@code script}, failing if {@code run} takes 10 s (a run still going then is interrupted, so
+     * the test leaves no thread), and checks both segments were delivered and nothing of the request is left.
+     */
+    private static RequestResult runToTheEndLeavingNothing(boolean ordered, ScriptedTier2.Script script,
+            RequestListener listener) throws Throwable {
+        InMemoryOutputStore store = new InMemoryOutputStore();
+        ScriptedTier2 tier2 = new ScriptedTier2(PLAN, store, script);
+        RecordingClient client = new RecordingClient();
+        ThreadCensus census = new ThreadCensus();
+        Background run = new Background(census.engine(hourLongDelays(ordered)),
+                Request.of(PLAN, tier2, store, client).withListener(listener));
+        RequestResult result;
         try {
-            return run.get(10);
+            result = run.get(10);
         } finally {
             if (!run.isDone()) {
                 run.interrupt();
                 run.failure(10);
             }
         }
+        assertEquals(Fixtures.range(0, 2), client.segments());
+        assertEquals(2, result.segmentsDelivered());
+        assertEquals(0, census.alive(), "request threads alive after run returned");
+        assertEquals(0, tier2.blocked(), "threads still blocked in the tier2");
+        assertEquals(0, tier2.openCalls(), "tier2 calls left open");
+        return result;
     }
 }

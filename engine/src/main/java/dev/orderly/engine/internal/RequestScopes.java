@@ -122,13 +122,14 @@ final class RequestScopes {
 
     /** Makes the choice on first use, once per JVM (the holder idiom: class initialization is the lock). */
     private static final class Once {
-        static final Choice CHOICE = log(choose(System.getProperty(PROPERTY), RequestScopes::loadStructured));
+        static final Choice CHOICE = logged(choose(System.getProperty(PROPERTY), RequestScopes::loadStructured));
+    }
 
-        private static Choice log(Choice choice) {
-            if (choice.factory() != null) {
-                LOG.debug("request scope: {} ({})", choice.name(), choice.why());
-            }
-            return choice;
+    /** Logs a usable {@code choice} at DEBUG (an unusable one is thrown at every engine instead) and returns it. */
+    static Choice logged(Choice choice) {
+        if (choice.factory() != null) {
+            LOG.debug("request scope: {} ({})", choice.name(), choice.why());
         }
+        return choice;
     }
 }

@@ -85,6 +85,13 @@ final class ThreadsRequestScope implements RequestScope {
         } catch (InterruptedException e) {
             interrupted = true;
             cancel();
+        } catch (RuntimeException | Error e) {
+            // The owner itself broke (no thread could be made, say): nothing of the request may outlive run.
+            cancel();
+            if (awaitEveryThread()) {
+                Thread.currentThread().interrupt();
+            }
+            throw e;
         }
         interrupted |= awaitEveryThread();
         if (interrupted || Thread.interrupted()) {

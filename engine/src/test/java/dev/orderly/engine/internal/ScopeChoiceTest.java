@@ -11,14 +11,17 @@ import dev.orderly.api.Request;
 import dev.orderly.api.RequestPlan;
 import dev.orderly.api.Tier2Call;
 import dev.orderly.api.Tier2Client;
+import dev.orderly.engine.testlog.LogCapture;
 import java.lang.management.ManagementFactory;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.slf4j.event.Level;
 
 /**
  * Which request scope the engine uses, and that each run of this suite used the one it asked for: the build runs the
@@ -105,6 +108,21 @@ class ScopeChoiceTest {
         assertTrue(problem.getMessage().startsWith("-Dorderly.scope=structured asks for the StructuredTaskScope"),
                 problem.getMessage());
         assertTrue(problem.getMessage().contains("preview not enabled"), problem.getMessage());
+    }
+
+    @Test
+    void theChoiceIsLoggedAtDebugSayingWhichAndWhy() {
+        RequestScopes.Choice choice = RequestScopes.choose(null, () -> new RequestScopes.Loaded(null, "no 25 here"));
+        LogCapture.start();
+        List<LogCapture.Event> events;
+        try {
+            RequestScopes.logged(choice);
+        } finally {
+            events = LogCapture.stop();
+        }
+        assertEquals(List.of(new LogCapture.Event(Level.DEBUG, RequestScopes.class.getName(),
+                "request scope: threads (StructuredTaskScope does not load on this JVM: no 25 here)", Map.of())),
+                events);
     }
 
     @Test
