@@ -1,18 +1,22 @@
 package dev.orderly.archtests;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import dev.orderly.api.JobKey;
 import dev.orderly.engine.LaunchQueue;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The module boundaries (docs/ARCHITECTURE.md, "Modules"), checked on the production classes of every Orderly module
- * on the class path.
+ * The module boundaries (api depends on the JDK only, engine on api and SLF4J, nothing outside the engine on its
+ * internals, one request scope on StructuredTaskScope, no monitors, sleeps, platform threads or console output in
+ * api and engine), checked on the production classes of every Orderly module on the class path.
  * {@link RulesCatchViolationsTest} shows that each of these rules fails on a class that breaks it.
  */
 @Timeout(value = 2, unit = TimeUnit.MINUTES)
@@ -54,6 +58,25 @@ class ArchitectureTest {
     @Test
     void atMostOneEngineClassTouchesStructuredTaskScope() {
         BoundaryRules.atMostOneEngineClassTouchesStructuredTaskScope(LAYOUT).check(production());
+    }
+
+    @Test
+    void exactlyOneClassTouchesStructuredTaskScopeAndItIsTheRequestScope() {
+        Set<String> owners = new TreeSet<>();
+        for (JavaClass c : production()) {
+            boolean touches = c.getDirectDependenciesFromSelf().stream()
+                    .map(d -> d.getTargetClass().getName())
+                    .anyMatch(n -> n.equals(SingleStructuredTaskScopeOwner.SCOPE)
+                            || n.startsWith(SingleStructuredTaskScopeOwner.SCOPE + "$"));
+            if (touches) {
+                JavaClass outer = c;
+                while (outer.getEnclosingClass().isPresent()) {
+                    outer = outer.getEnclosingClass().get();
+                }
+                owners.add(outer.getName());
+            }
+        }
+        assertEquals(Set.of("dev.orderly.engine.internal.StructuredRequestScope"), owners);
     }
 
     @Test

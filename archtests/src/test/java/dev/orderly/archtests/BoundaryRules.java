@@ -6,7 +6,7 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import com.tngtech.archunit.lang.ArchRule;
 
 /**
- * The module boundaries (docs/ARCHITECTURE.md, "Modules"): what each module may depend on.
+ * The module boundaries: what each module may depend on (api on the JDK only; engine on api, SLF4J and the JDK).
  */
 final class BoundaryRules {
 
@@ -57,6 +57,6 @@ final class BoundaryRules {
     static ArchRule atMostOneEngineClassTouchesStructuredTaskScope(Layout layout) {
         return classes().should(new SingleStructuredTaskScopeOwner(layout.engineTree()))
                 .because("StructuredTaskScope is a preview API that changes between JDK releases, so it must"
-                        + " live in one engine class, the request scope");
+                        + " live in one engine class, the request scope, compiled apart for 25 with preview");
     }
 }

@@ -6,7 +6,7 @@ import dev.orderly.engine.internal.OrderlyEngine;
 import java.util.Objects;
 
 /**
- * The way in: makes an {@link Engine} that runs requests on virtual threads, one structured task scope per request,
+ * The way in: makes an {@link Engine} that runs requests on virtual threads, one structured scope per request,
  * launching jobs in launch order through a {@link LaunchQueue} (or, with {@code ordered=false}, the unordered
  * baseline).
  *
@@ -16,13 +16,25 @@ import java.util.Objects;
  * }</pre>
  *
  * <p>An engine is immutable and thread-safe; many requests may run on one engine at once.
+ *
+ * <p>Runs on any JDK from 21 on, with no {@code --enable-preview}. Each request runs in one request scope, chosen once
+ * per JVM: on JDK 25 with {@code --enable-preview} one built on {@code StructuredTaskScope}, elsewhere one built on
+ * plain JDK 21 virtual threads, with the same rules. The system property {@code orderly.scope} forces one:
+ * {@code auto} (the default), {@code structured} or {@code threads}. The choice is logged once at DEBUG.
  */
 public final class Orderly {
 
     private Orderly() {
     }
 
-    /** An engine with {@code config}. */
+    /**
+     * An engine with {@code config}.
+     *
+     * @throws IllegalArgumentException if the system property {@code orderly.scope} is not {@code auto},
+     *     {@code structured} or {@code threads}
+     * @throws IllegalStateException if it is {@code structured} and this JVM can not load that scope (it needs JDK 25
+     *     with {@code --enable-preview})
+     */
     public static Engine engine(EngineConfig config) {
         return new OrderlyEngine(Objects.requireNonNull(config, "config"));
     }

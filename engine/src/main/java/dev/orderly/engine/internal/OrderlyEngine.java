@@ -27,6 +27,7 @@ public final class OrderlyEngine implements Engine {
 
     private final EngineConfig config;
     private final Consumer<Thread> threadObserver;
+    private final RequestScope.Factory scopes;
 
     /** An engine with {@code config}. */
     public OrderlyEngine(EngineConfig config) {
@@ -36,10 +37,14 @@ public final class OrderlyEngine implements Engine {
     /**
      * An engine that also tells {@code threadObserver} of every thread it creates for a request, before the thread
      * starts. A test hook: it lets a test check that no request thread outlives its request.
+     *
+     * @throws IllegalArgumentException if the system property {@code orderly.scope} has an unknown value
+     * @throws IllegalStateException if it forces a request scope this JVM can not load (see {@link RequestScopes})
      */
     public OrderlyEngine(EngineConfig config, Consumer<Thread> threadObserver) {
         this.config = Objects.requireNonNull(config, "config");
         this.threadObserver = Objects.requireNonNull(threadObserver, "threadObserver");
+        this.scopes = RequestScopes.chosen().factory();
     }
 
     @Override
@@ -57,7 +62,7 @@ public final class OrderlyEngine implements Engine {
         JobRunner runner = new JobRunner(id, request.tier2(), gate, config, counters, listener, scheduler::isNeeded);
         OutputWalker walker = new OutputWalker(id, plan, request.outputs(), request.client(), scheduler, counters,
                 listener);
-        RequestScope scope = new RequestScope(id, scheduler, threadObserver);
+        RequestScope scope = scopes.open(id, scheduler, threadObserver);
         LOG.debug("request {} starts: segments [{}, {}), {} stage(s), {} worker(s), look-ahead {}, {}", id,
                 plan.startSegment(), plan.endSegment(), plan.stages(), plan.workers(), lookahead, gate);
 

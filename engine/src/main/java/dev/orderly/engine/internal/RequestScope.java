@@ -2,114 +2,69 @@ package dev.orderly.engine.internal;
 
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import java.util.concurrent.StructuredTaskScope;
-import java.util.concurrent.StructuredTaskScope.Subtask;
 import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
- * The threads of one request: one {@link StructuredTaskScope}, owned by the thread that called {@code Engine.run}
- * (DESIGN section 8). This is the only class of the engine that touches {@code StructuredTaskScope}, a preview API
- * that changes between JDK releases; it is also the scope's {@link StructuredTaskScope.Joiner}.
+ * The threads of one request, owned by the thread that called {@code Engine.run}. Two implementations keep the same
+ * rules: {@link StructuredRequestScope} on {@code StructuredTaskScope} (JDK 25 with {@code --enable-preview}) and
+ * {@link ThreadsRequestScope} on plain JDK 21 APIs; {@link RequestScopes} picks one per JVM.
  *
- * <h2>How it runs</h2>
- * JDK 25 lets only the owner fork, and never after {@code join}. So the owner is the scheduler's hand: it forks the
- * output walker, then loops on {@link Scheduler#awaitNextJob()} (a condition wait, no polling), forking one virtual
- * thread per job as workers free up, and joins when the scheduler says there is nothing more to launch.
- *
- * <h2>Failure and cancellation</h2>
+ * <h2>The rules both keep</h2>
  * <ul>
- *   <li>A job or the walker that fails completes its subtask with the exception. {@link #onComplete} keeps the first
- *       such exception, {@linkplain Scheduler#stop() stops} the scheduler (which wakes the owner) and returns true,
- *       which cancels the scope: every other thread of the request is interrupted, whether it waits in the launch
- *       queue, sleeps out a delay or blocks in {@code dial}/{@code await}.
- *   <li>An interrupt of the owner stops the scheduler and calls {@code join} with the interrupt still pending, so
- *       {@code join} throws at once and {@code close} cancels the scope.
- *   <li>{@code close} waits until every thread of the scope has ended; only then does {@link #run} return or throw.
+ *   <li>Only the owner forks: it forks the output walker, then one virtual thread per unit the scheduler hands out,
+ *       as workers free up, and never after the scheduler said there is nothing more to launch.
+ *   <li>The first failure of a job or of the walker, or an interrupt of the owner, stops the scheduler and cancels the
+ *       scope: every other thread of the request is interrupted, wherever it waits (launch queue, delay,
+ *       {@code dial}/{@code await}).
+ *   <li>The walker ending well (every segment delivered) cancels the scope too: what is still alive then (a lower
+ *       stage a higher one covered, a job sitting out a delay, a job blocked in {@code await}) is needed by nobody,
+ *       and the request must not wait for a tier2 to finish it.
+ *   <li>{@link #run} returns or throws only after every thread of the scope has ended; nothing is left open.
+ *   <li>A failure that happens after the scope was cancelled (typically the interrupt the cancellation caused) is not
+ *       reported, so it never hides the failure that caused the cancellation.
  * </ul>
- *
- * <p>Invariants: {@code firstFailure} is set at most once (compare-and-set), before the scope is cancelled by it.
- * Subtasks that end after the scope was cancelled are not reported to {@link #onComplete}, so an interrupted job
- * never hides the failure that caused the cancellation. One instance serves one request; {@link #run} is called once.
+ * One instance serves one request; {@link #run} is called once, by the owner.
  */
-final class RequestScope implements StructuredTaskScope.Joiner<Object, Void> {
-
-    private final String name;
-    private final Scheduler scheduler;
-    private final ThreadFactory threads;
-    private final AtomicReference<Throwable> firstFailure = new AtomicReference<>();
-
-    /**
-     * @param requestId names the scope and its threads
-     * @param scheduler hands out the units to run and is stopped on the first failure
-     * @param threadObserver told of every thread the scope creates, before it starts (a test hook)
-     */
-    RequestScope(String requestId, Scheduler scheduler, Consumer<Thread> threadObserver) {
-        this.name = "orderly-" + requestId;
-        this.scheduler = scheduler;
-        ThreadFactory virtual = Thread.ofVirtual().name(name + "-", 0).factory();
-        this.threads = task -> {
-            Thread thread = virtual.newThread(task);
-            threadObserver.accept(thread);
-            return thread;
-        };
-    }
+interface RequestScope {
 
     /**
      * Runs the request: forks {@code walker}, then one job per unit the scheduler hands out, and waits until every
      * thread of the scope has ended.
      *
-     * @param walker delivers the outputs to the client
+     * @param walker delivers the outputs to the client; its normal return means every segment was delivered (or the
+     *     request was stopped)
      * @param jobs makes the task that runs one unit (and reports its end to the scheduler)
      * @return the first failure of a job or of the walker, if any
      * @throws InterruptedException if the calling thread was interrupted; every thread of the request has ended
      */
-    Optional<Throwable> run(Callable<Void> walker, Function<Launch, Callable<Void>> jobs) throws InterruptedException {
-        boolean interrupted = false;
-        try (StructuredTaskScope<Object, Void> scope =
-                StructuredTaskScope.open(this, config -> config.withThreadFactory(threads).withName(name))) {
-            try {
-                scope.fork(walker);
-                Launch launch;
-                while ((launch = scheduler.awaitNextJob()) != null) {
-                    scope.fork(jobs.apply(launch));
-                }
-            } catch (InterruptedException e) {
-                interrupted = true;
-                scheduler.stop();
-                // With the interrupt pending, join throws at once and close cancels the scope (interrupting every
-                // thread) and waits. join returns instead only when no thread is left, or when a failure has
-                // already cancelled the scope: either way nothing is left to interrupt.
-                Thread.currentThread().interrupt();
-            }
-            try {
-                scope.join();
-            } catch (InterruptedException e) {
-                interrupted = true;
-                scheduler.stop();
-            }
-        }
-        boolean stillPending = Thread.interrupted();
-        if (interrupted || stillPending) {
-            throw new InterruptedException("request " + name + " cancelled by interrupt");
-        }
-        return Optional.ofNullable(firstFailure.get());
+    Optional<Throwable> run(Callable<Void> walker, Function<Launch, Callable<Void>> jobs) throws InterruptedException;
+
+    /** The name of the scope of request {@code requestId}; its threads are named after it, numbered from 0. */
+    static String name(String requestId) {
+        return "orderly-" + requestId;
     }
 
-    @Override
-    public boolean onComplete(Subtask<?> subtask) {
-        if (subtask.state() != Subtask.State.FAILED) {
-            return false;
-        }
-        firstFailure.compareAndSet(null, subtask.exception());
-        scheduler.stop();
-        return true;
+    /** Makes the virtual threads of scope {@code name}, telling {@code observer} of each before it starts. */
+    static ThreadFactory threads(String name, Consumer<Thread> observer) {
+        ThreadFactory virtual = Thread.ofVirtual().name(name + "-", 0).factory();
+        return task -> {
+            Thread thread = virtual.newThread(task);
+            observer.accept(thread);
+            return thread;
+        };
     }
 
-    @Override
-    public Void result() {
-        return null;
+    /** Opens the scope of one request. */
+    @FunctionalInterface
+    interface Factory {
+
+        /**
+         * @param requestId names the scope and its threads
+         * @param scheduler hands out the units to run and is stopped on the first failure
+         * @param threadObserver told of every thread the scope creates, before it starts (a test hook)
+         */
+        RequestScope open(String requestId, Scheduler scheduler, Consumer<Thread> threadObserver);
     }
 }

@@ -1,0 +1,228 @@
+package dev.orderly.engine.internal;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Queue;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * The {@link RequestScope} on plain JDK 21 APIs: one virtual thread per task, started by the owner, with the owner
+ * rules and the cancellation of {@code StructuredTaskScope} built on a lock. Used wherever
+ * {@link StructuredRequestScope} can not load (any JDK but 25, or 25 without {@code --enable-preview}).
+ *
+ * <h2>How it keeps the rules</h2>
+ * <ul>
+ *   <li>Only the owner (the thread that called {@link #run}) forks; a fork from any other thread throws
+ *       {@link WrongThreadException}, as {@code StructuredTaskScope.fork} does. A fork after the scope was cancelled
+ *       starts nothing, like a fork into a cancelled {@code StructuredTaskScope}.
+ *   <li>Each task runs inside a wrapper that reports its end: the first failure while the scope is not cancelled is
+ *       kept and cancels the scope; the walker's normal return cancels it too (every segment is delivered, what is
+ *       left alive is needed by nobody).
+ *   <li>Cancelling stops the scheduler (so the owner forks nothing more) and interrupts every thread still running.
+ *   <li>When the owner has nothing more to fork it waits until every task has ended and then joins each thread, so
+ *       no thread of the request is alive when {@link #run} returns. An interrupt of the owner, before or during that
+ *       wait, cancels the scope; the owner still waits for every thread before it throws.
+ * </ul>
+ *
+ * <h2>Invariants (all guarded by {@code lock})</h2>
+ * <ul>
+ *   <li>{@code running} holds the threads started and whose task has not ended; {@code ended} those whose task has
+ *       ended and that the owner has not joined yet. Every started thread is in exactly one of them until joined.
+ *       The owner joins {@code ended} at each fork, so neither grows past the workers plus the walker.
+ *   <li>{@code cancelled} turns true once, before any thread is interrupted by the cancellation, so a task that fails
+ *       because of it (its interrupt) always sees it and is not reported: it can not hide the failure that cancelled
+ *       the scope. No thread starts once it is true.
+ *   <li>{@code firstFailure} is set at most once, only while not cancelled, just before the cancellation it causes.
+ * </ul>
+ * {@code allEnded} is signalled when {@code running} becomes empty; only the owner waits on it. One instance serves
+ * one request; {@link #run} is called once.
+ */
+final class ThreadsRequestScope implements RequestScope {
+
+    private final String name;
+    private final Scheduler scheduler;
+    private final ThreadFactory threads;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition allEnded = lock.newCondition();
+
+    // guarded by lock
+    private final Set<Thread> running = new HashSet<>();
+    // guarded by lock
+    private final Queue<Thread> ended = new ArrayDeque<>();
+    // guarded by lock
+    private boolean cancelled;
+    // guarded by lock
+    private Throwable firstFailure;
+    // written once by the owner before its first fork; read by the owner only
+    private Thread owner;
+
+    ThreadsRequestScope(String requestId, Scheduler scheduler, Consumer<Thread> threadObserver) {
+        this.name = RequestScope.name(requestId);
+        this.scheduler = scheduler;
+        this.threads = RequestScope.threads(name, threadObserver);
+    }
+
+    @Override
+    public Optional<Throwable> run(Callable<Void> walker, Function<Launch, Callable<Void>> jobs)
+            throws InterruptedException {
+        owner = Thread.currentThread();
+        boolean interrupted = false;
+        try {
+            fork(walker, true);
+            Launch launch;
+            while ((launch = scheduler.awaitNextJob()) != null) {
+                fork(jobs.apply(launch), false);
+            }
+        } catch (InterruptedException e) {
+            interrupted = true;
+            cancel();
+        } catch (RuntimeException | Error e) {
+            // The owner itself broke (no thread could be made, say): nothing of the request may outlive run.
+            cancel();
+            if (awaitEveryThread()) {
+                Thread.currentThread().interrupt();
+            }
+            throw e;
+        }
+        interrupted |= awaitEveryThread();
+        if (interrupted || Thread.interrupted()) {
+            throw new InterruptedException("request " + name + " cancelled by interrupt");
+        }
+        lock.lock();
+        try {
+            return Optional.ofNullable(firstFailure);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void fork(Callable<Void> task, boolean isWalker) throws InterruptedException {
+        if (Thread.currentThread() != owner) {
+            throw new WrongThreadException("only the owner of " + name + " may fork");
+        }
+        joinEnded();
+        Thread thread = threads.newThread(() -> runTask(task, isWalker));
+        lock.lock();
+        try {
+            if (cancelled) {
+                return;
+            }
+            running.add(thread);
+            thread.start();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void runTask(Callable<Void> task, boolean isWalker) {
+        boolean cancel = isWalker;
+        try {
+            task.call();
+        } catch (Throwable failure) {
+            // Any Throwable, as StructuredTaskScope reports any to its joiner; one after the cancellation is its echo.
+            lock.lock();
+            try {
+                cancel = !cancelled && firstFailure == null;
+                if (cancel) {
+                    firstFailure = failure;
+                }
+            } finally {
+                lock.unlock();
+            }
+        } finally {
+            if (cancel) {
+                cancel();
+            }
+            lock.lock();
+            try {
+                Thread self = Thread.currentThread();
+                running.remove(self);
+                ended.add(self);
+                if (running.isEmpty()) {
+                    allEnded.signal();
+                }
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
+    /** Stops the scheduler and interrupts every thread still running; only the first call does anything. */
+    private void cancel() {
+        List<Thread> toInterrupt;
+        lock.lock();
+        try {
+            if (cancelled) {
+                return;
+            }
+            cancelled = true;
+            toInterrupt = new ArrayList<>(running);
+        } finally {
+            lock.unlock();
+        }
+        // Outside the lock: the scheduler has its own, and interrupting wakes threads that want ours.
+        scheduler.stop();
+        for (Thread thread : toInterrupt) {
+            thread.interrupt();
+        }
+    }
+
+    /** Joins the threads whose task has ended: each is at most a few instructions from its end. */
+    private void joinEnded() throws InterruptedException {
+        while (true) {
+            Thread thread;
+            lock.lock();
+            try {
+                thread = ended.peek();
+            } finally {
+                lock.unlock();
+            }
+            if (thread == null) {
+                return;
+            }
+            thread.join();
+            lock.lock();
+            try {
+                ended.remove();
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
+    /**
+     * Waits until every thread of the request has ended. An interrupt meanwhile cancels the scope and the wait goes
+     * on: the request's threads must not outlive {@link #run}.
+     *
+     * @return whether the owner was interrupted while it waited
+     */
+    private boolean awaitEveryThread() {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                lock.lock();
+                try {
+                    while (!running.isEmpty()) {
+                        allEnded.await();
+                    }
+                } finally {
+                    lock.unlock();
+                }
+                joinEnded();
+                return interrupted;
+            } catch (InterruptedException e) {
+                interrupted = true;
+                cancel();
+            }
+        }
+    }
+}
