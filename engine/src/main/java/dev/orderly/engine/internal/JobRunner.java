@@ -121,6 +121,7 @@ final class JobRunner {
                     }
                     case ABANDON -> {
                         LOG.debug("{} no longer needed; job stops", key);
+                        listener.onAbandoned(key);
                         return Outcome.ABANDONED;
                     }
                     case RETRY -> {

@@ -69,15 +69,18 @@ public final class OrderlyEngine implements Engine {
             }, key -> job(key, runner, scheduler));
         } catch (InterruptedException e) {
             LOG.info("request {} cancelled by interrupt: {}", id, summary(counters.result()));
+            listener.onRequestCancelled(counters.result());
             throw e;
         }
         if (failure.isPresent()) {
             RequestFailedException failed = asRequestFailure(id, failure.get());
             LOG.info("request {} failed: {}; {}", id, failed.getMessage(), summary(counters.result()));
+            listener.onRequestFailed(counters.result(), failed);
             throw failed;
         }
         RequestResult result = counters.result();
         LOG.info("request {} done: {}", id, summary(result));
+        listener.onRequestDone(result);
         return result;
     }
 
