@@ -8,6 +8,7 @@ import dev.orderly.api.RequestListener;
 import dev.orderly.api.RequestPlan;
 import dev.orderly.api.RequestResult;
 import dev.orderly.engine.LaunchQueue;
+import dev.orderly.engine.internal.jfr.JfrListener;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -48,7 +49,8 @@ public final class OrderlyEngine implements Engine {
         RequestPlan plan = request.plan();
         String id = request.id();
         RequestCounters counters = new RequestCounters();
-        RequestListener listener = new SafeListener(request.listener());
+        // JFR events are derived from the listener events, so the launch queue's paths carry no JFR code.
+        RequestListener listener = new JfrListener(id, new SafeListener(request.listener()));
         long lookahead = Scheduler.lookahead(config.lookaheadFactor(), plan.workers());
         Scheduler scheduler = new Scheduler(plan, lookahead);
         DialGate gate = config.ordered()
