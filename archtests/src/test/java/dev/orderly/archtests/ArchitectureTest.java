@@ -11,7 +11,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The boundaries of DESIGN section 2, checked on the production classes of every Orderly module on the class path.
+ * The module boundaries (docs/ARCHITECTURE.md), checked on the production classes of every Orderly module on the
+ * class path.
  * {@link RulesCatchViolationsTest} shows that each of these rules fails on a class that breaks it.
  */
 @Timeout(value = 2, unit = TimeUnit.MINUTES)

@@ -6,7 +6,7 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import com.tngtech.archunit.lang.ArchRule;
 
 /**
- * The module boundaries of DESIGN section 2: what each module may depend on.
+ * The module boundaries: what each module may depend on.
  */
 final class BoundaryRules {
 
@@ -22,7 +22,7 @@ final class BoundaryRules {
         return classes().that().resideInAPackage(layout.apiTree())
                 .should().onlyDependOnClassesThat().resideInAnyPackage("java..", layout.apiTree())
                 .as("api classes should depend only on the JDK (java..) and on the api itself")
-                .because("embedders compile against the api and it must bring nothing else along (DESIGN section 2)");
+                .because("embedders compile against the api and it must bring nothing else along");
     }
 
     /**
@@ -36,7 +36,7 @@ final class BoundaryRules {
                 .resideInAnyPackage("java..", "jdk.jfr..", "org.slf4j..", layout.apiTree(), layout.engineTree())
                 .as("engine classes should depend only on the JDK (java.., jdk.jfr..), SLF4J, the api and the engine"
                         + " itself")
-                .because("the engine's dependencies are api and SLF4J only (DESIGN section 2)");
+                .because("the engine's dependencies are the api, SLF4J and the JDK only");
     }
 
     /**
@@ -47,8 +47,7 @@ final class BoundaryRules {
         return noClasses().that().resideOutsideOfPackage(layout.engineTree())
                 .should().dependOnClassesThat().resideInAPackage(layout.engineInternalTree())
                 .as("no class outside the engine should depend on " + layout.engineInternal())
-                .because("only " + layout.engine() + " is exported; its internals may change at any time"
-                        + " (DESIGN section 2)");
+                .because("only " + layout.engine() + " is exported; its internals may change at any time");
     }
 
     /**
@@ -60,7 +59,7 @@ final class BoundaryRules {
     static ArchRule atMostOneEngineClassTouchesStructuredTaskScope(Layout layout) {
         return classes().should(new SingleStructuredTaskScopeOwner(layout.engineTree()))
                 .because("StructuredTaskScope is a preview API that changes between JDK releases, so it must"
-                        + " live in one engine class, the request scope (DESIGN section 2)");
+                        + " live in one engine class, the request scope");
     }
 
     /**

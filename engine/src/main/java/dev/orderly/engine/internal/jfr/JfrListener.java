@@ -25,6 +25,10 @@ import jdk.jfr.Event;
  * <p>Thread-safe. The open events live in concurrent maps keyed by unit; each unit has one live job, so a key is
  * written by one job thread at a time. {@code lastDelivery} is touched by the walker thread only, and by the thread
  * that ends the request after the walker has ended.
+ *
+ * <p>The event classes repeat their identity fields (request, segment, stage, attempt) instead of inheriting them from
+ * a common superclass: {@code jfr print} lists a subclass's fields before its superclass's, which would put a job's
+ * identity after its outcome.
  */
 public final class JfrListener implements RequestListener {
 
