@@ -45,6 +45,7 @@ final class ScriptedFleet implements Tier2Client {
 
     private final InMemoryOutputStore store;
     private final Script script;
+    private final AtomicInteger dials = new AtomicInteger();
     private final AtomicInteger blocked = new AtomicInteger();
     private final CountDownLatch never = new CountDownLatch(1);
 
@@ -55,6 +56,7 @@ final class ScriptedFleet implements Tier2Client {
 
     @Override
     public Tier2Call dial(Job job) throws Tier2Exception, InterruptedException {
+        dials.incrementAndGet();
         long segment = job.key().segment();
         return switch (script.step(job)) {
             case OK -> () -> store.write(segment, ("output " + segment).getBytes(StandardCharsets.UTF_8));
@@ -75,6 +77,11 @@ final class ScriptedFleet implements Tier2Client {
                 throw new AssertionError("unreachable");
             }
         };
+    }
+
+    /** Dials so far. */
+    int dials() {
+        return dials.get();
     }
 
     /** Dials that have blocked so far (each until its thread was interrupted). */
