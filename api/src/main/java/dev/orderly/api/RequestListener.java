@@ -5,6 +5,11 @@ package dev.orderly.api;
  *
  * <p>Methods are called from the request's job threads, possibly many at once, so an implementation must be
  * thread-safe and quick. An exception thrown by a listener is logged and never breaks the request.
+ *
+ * <p>Exactly one of {@link #onRequestDone}, {@link #onRequestFailed} and {@link #onRequestCancelled} ends the events
+ * of a request that started: it is called after every thread of the request has ended, so no other event of the
+ * request follows it, and before {@code Engine.run} returns or throws. A listener that keeps state per request can
+ * drop it there.
  */
 public interface RequestListener {
 
@@ -41,5 +46,31 @@ public interface RequestListener {
 
     /** The client has received {@code segment}. */
     default void onSegmentDelivered(long segment) {
+    }
+
+    /**
+     * The job of {@code key} stopped before its unit was done because the unit is no longer needed: its segment was
+     * delivered, or a job of a higher stage of its segment is done and produced the unit's partials. It holds no
+     * worker any more. Not a failure: nothing is counted.
+     */
+    default void onAbandoned(JobKey key) {
+    }
+
+    /** The request delivered every segment; {@code result} is what {@code Engine.run} returns. */
+    default void onRequestDone(RequestResult result) {
+    }
+
+    /**
+     * The request failed with {@code failure}, which {@code Engine.run} throws; {@code soFar} holds the request's
+     * figures up to the failure.
+     */
+    default void onRequestFailed(RequestResult soFar, RequestFailedException failure) {
+    }
+
+    /**
+     * The request was cancelled: the thread that called {@code Engine.run} was interrupted, and {@code run} throws
+     * {@link InterruptedException}. {@code soFar} holds the request's figures up to the cancellation.
+     */
+    default void onRequestCancelled(RequestResult soFar) {
     }
 }

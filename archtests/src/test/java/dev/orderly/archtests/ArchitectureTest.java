@@ -51,6 +51,11 @@ class ArchitectureTest {
     }
 
     @Test
+    void apiAndEngineUseNoMicrometer() {
+        BoundaryRules.apiAndEngineUseNoMicrometer(LAYOUT).check(production());
+    }
+
+    @Test
     void nothingOutsideTheEngineTouchesItsInternals() {
         BoundaryRules.nothingOutsideTheEngineTouchesItsInternals(LAYOUT).check(production());
     }

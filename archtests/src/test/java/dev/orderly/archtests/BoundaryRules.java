@@ -26,15 +26,17 @@ final class BoundaryRules {
     }
 
     /**
-     * The engine depends on the api, SLF4J and the JDK only: never on the simulator, a test library, or a second
-     * logging framework.
+     * The engine depends on the api, SLF4J and the JDK only (its {@code java..} packages and the flight recorder's
+     * {@code jdk.jfr}, for the engine's JFR events): never on the simulator, a test library, a metrics library, or a
+     * second logging framework.
      */
     static ArchRule engineUsesOnlyTheApiSlf4jAndTheJdk(Layout layout) {
         return classes().that().resideInAPackage(layout.engineTree())
                 .should().onlyDependOnClassesThat()
-                .resideInAnyPackage("java..", "org.slf4j..", layout.apiTree(), layout.engineTree())
-                .as("engine classes should depend only on the JDK (java..), SLF4J, the api and the engine itself")
-                .because("the engine's dependencies are api and SLF4J only");
+                .resideInAnyPackage("java..", "jdk.jfr..", "org.slf4j..", layout.apiTree(), layout.engineTree())
+                .as("engine classes should depend only on the JDK (java.., jdk.jfr..), SLF4J, the api and the engine"
+                        + " itself")
+                .because("the engine's dependencies are the api, SLF4J and the JDK only");
     }
 
     /**
@@ -58,5 +60,16 @@ final class BoundaryRules {
         return classes().should(new SingleStructuredTaskScopeOwner(layout.engineTree()))
                 .because("StructuredTaskScope is a preview API that changes between JDK releases, so it must"
                         + " live in one engine class, the request scope, compiled apart for 25 with preview");
+    }
+
+    /**
+     * Metrics live in their own module ({@code orderly-micrometer}), which listens through the api's
+     * {@code RequestListener}: an embedder who does not want Micrometer never gets it through the api or the engine.
+     */
+    static ArchRule apiAndEngineUseNoMicrometer(Layout layout) {
+        return noClasses().that().resideInAnyPackage(layout.apiTree(), layout.engineTree())
+                .should().dependOnClassesThat().resideInAPackage("io.micrometer..")
+                .as("no api or engine class should depend on Micrometer (io.micrometer..)")
+                .because("metrics are the orderly-micrometer module's job, built on RequestListener");
     }
 }

@@ -12,9 +12,12 @@ import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.EvaluationResult;
 import dev.orderly.archtests.violations.api.ApiThatLogsThroughSlf4j;
 import dev.orderly.archtests.violations.api.ApiThatUsesTheEngine;
+import dev.orderly.archtests.violations.api.ApiThatTagsWithMicrometer;
 import dev.orderly.archtests.violations.api.CleanApiRecord;
 import dev.orderly.archtests.violations.engine.CleanEngineClass;
 import dev.orderly.archtests.violations.engine.ConsoleOutput;
+import dev.orderly.archtests.violations.engine.EngineJfrEvent;
+import dev.orderly.archtests.violations.engine.EngineThatCountsWithMicrometer;
 import dev.orderly.archtests.violations.engine.EngineThatUsesTheSimulator;
 import dev.orderly.archtests.violations.engine.MonitorMethods;
 import dev.orderly.archtests.violations.engine.OtherLoggers;
@@ -106,6 +109,37 @@ class RulesCatchViolationsTest {
     @Test
     void engineDependenciesPassOnLocksVirtualThreadsSlf4jTheApiAndItsOwnInternals() {
         assertNoViolation(BoundaryRules.engineUsesOnlyTheApiSlf4jAndTheJdk(LAYOUT), CleanEngineClass.class);
+    }
+
+    @Test
+    void engineDependenciesPassOnJfrEvents() {
+        assertNoViolation(BoundaryRules.engineUsesOnlyTheApiSlf4jAndTheJdk(LAYOUT), EngineJfrEvent.class);
+    }
+
+    @Test
+    void engineDependenciesFailWhenTheEngineUsesMicrometer() {
+        assertViolation(BoundaryRules.engineUsesOnlyTheApiSlf4jAndTheJdk(LAYOUT), EngineThatCountsWithMicrometer.class,
+                "io.micrometer.core.instrument.Counter");
+    }
+
+    // --- no Micrometer in the api or the engine
+
+    @Test
+    void micrometerRuleFailsWhenTheEngineUsesMicrometer() {
+        assertViolation(BoundaryRules.apiAndEngineUseNoMicrometer(LAYOUT), EngineThatCountsWithMicrometer.class,
+                "io.micrometer.core.instrument.Counter");
+    }
+
+    @Test
+    void micrometerRuleFailsWhenTheApiUsesMicrometer() {
+        assertViolation(BoundaryRules.apiAndEngineUseNoMicrometer(LAYOUT), ApiThatTagsWithMicrometer.class,
+                "io.micrometer.core.instrument.Tag");
+    }
+
+    @Test
+    void micrometerRulePassesOnTheCleanApiAndEngineClasses() {
+        assertNoViolation(BoundaryRules.apiAndEngineUseNoMicrometer(LAYOUT), CleanApiRecord.class,
+                CleanEngineClass.class, EngineJfrEvent.class);
     }
 
     // --- nothing outside the engine touches its internals

@@ -14,7 +14,7 @@ import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
 
 /**
- * Runs one unit to the end, on the retry path of DESIGN section 5:
+ * Runs one unit to the end, on the retry path:
  *
  * <table>
  *   <caption>Outcomes of one dial</caption>
@@ -121,6 +121,7 @@ final class JobRunner {
                     }
                     case ABANDON -> {
                         LOG.debug("{} no longer needed; job stops", key);
+                        listener.onAbandoned(key);
                         return Outcome.ABANDONED;
                     }
                     case RETRY -> {

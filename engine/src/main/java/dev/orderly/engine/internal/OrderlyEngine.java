@@ -8,6 +8,7 @@ import dev.orderly.api.RequestListener;
 import dev.orderly.api.RequestPlan;
 import dev.orderly.api.RequestResult;
 import dev.orderly.engine.LaunchQueue;
+import dev.orderly.engine.internal.jfr.JfrListener;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -53,7 +54,8 @@ public final class OrderlyEngine implements Engine {
         RequestPlan plan = request.plan();
         String id = request.id();
         RequestCounters counters = new RequestCounters();
-        RequestListener listener = new SafeListener(request.listener());
+        // JFR events are derived from the listener events, so the launch queue's paths carry no JFR code.
+        RequestListener listener = new JfrListener(id, new SafeListener(request.listener()));
         long lookahead = Scheduler.lookahead(config.lookaheadFactor(), plan.workers());
         Scheduler scheduler = new Scheduler(plan, lookahead);
         DialGate gate = config.ordered()
@@ -74,15 +76,18 @@ public final class OrderlyEngine implements Engine {
             }, key -> job(key, runner, scheduler));
         } catch (InterruptedException e) {
             LOG.info("request {} cancelled by interrupt: {}", id, summary(counters.result()));
+            listener.onRequestCancelled(counters.result());
             throw e;
         }
         if (failure.isPresent()) {
             RequestFailedException failed = asRequestFailure(id, failure.get());
             LOG.info("request {} failed: {}; {}", id, failed.getMessage(), summary(counters.result()));
+            listener.onRequestFailed(counters.result(), failed);
             throw failed;
         }
         RequestResult result = counters.result();
         LOG.info("request {} done: {}", id, summary(result));
+        listener.onRequestDone(result);
         return result;
     }
 

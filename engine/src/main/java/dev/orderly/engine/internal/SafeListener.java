@@ -2,7 +2,9 @@ package dev.orderly.engine.internal;
 
 import dev.orderly.api.Job;
 import dev.orderly.api.JobKey;
+import dev.orderly.api.RequestFailedException;
 import dev.orderly.api.RequestListener;
+import dev.orderly.api.RequestResult;
 import dev.orderly.api.Tier2Exception;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -59,6 +61,26 @@ final class SafeListener implements RequestListener {
     @Override
     public void onSegmentDelivered(long segment) {
         guard("onSegmentDelivered", () -> listener.onSegmentDelivered(segment));
+    }
+
+    @Override
+    public void onAbandoned(JobKey key) {
+        guard("onAbandoned", () -> listener.onAbandoned(key));
+    }
+
+    @Override
+    public void onRequestDone(RequestResult result) {
+        guard("onRequestDone", () -> listener.onRequestDone(result));
+    }
+
+    @Override
+    public void onRequestFailed(RequestResult soFar, RequestFailedException failure) {
+        guard("onRequestFailed", () -> listener.onRequestFailed(soFar, failure));
+    }
+
+    @Override
+    public void onRequestCancelled(RequestResult soFar) {
+        guard("onRequestCancelled", () -> listener.onRequestCancelled(soFar));
     }
 
     private static void guard(String event, Runnable call) {

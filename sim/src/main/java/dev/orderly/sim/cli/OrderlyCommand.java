@@ -56,6 +56,9 @@ public final class OrderlyCommand implements Callable<Integer> {
     @Mixin
     private ScenarioOptions scenarioOptions;
 
+    @Mixin
+    private ObservabilityOptions observability;
+
     @Option(names = "--strategy", paramLabel = "NAME", defaultValue = "all",
             converter = StrategyChoice.Converter.class,
             description = "ordered, unordered, both (ordered then unordered), mixed, or all (both, then mixed)"
@@ -115,26 +118,36 @@ public final class OrderlyCommand implements Callable<Integer> {
     }
 
     @Override
-    public Integer call() throws InterruptedException {
+    public Integer call() throws InterruptedException, IOException {
         Scenario scenario = scenario();
         List<RunSpec> runs = runs(scenario);
         long started = System.nanoTime();
-        printHeading(scenario);
+        boolean forPeople = observability.format() == OutputFormat.TABLE;
+        if (forPeople) {
+            printHeading(scenario);
+        }
         warmUp();
         List<RunResult> results = new ArrayList<>();
-        for (int i = 0; i < runs.size(); i++) {
-            RunSpec run = runs.get(i);
-            if (!quiet) {
-                out.printf(Locale.ROOT, "run %d/%d: %s%n", i + 1, runs.size(), describe(run));
+        Observation observation = observability.open();
+        try (observation) {
+            for (int i = 0; i < runs.size(); i++) {
+                RunSpec run = runs.get(i);
+                if (!quiet && forPeople) {
+                    out.printf(Locale.ROOT, "run %d/%d: %s%n", i + 1, runs.size(), describe(run));
+                }
+                ProgressPrinter printer = new ProgressPrinter(out, terminal);
+                Consumer<ProgressSample> progress = quiet || !forPeople ? p -> { } : printer;
+                Duration period = terminal ? Duration.ofMillis(200) : Duration.ofSeconds(2);
+                RunResult result = new SimulationRun(scenario, run, period, progress,
+                        observation.observer(run.name())).run();
+                printer.finish();
+                results.add(result);
             }
-            ProgressPrinter printer = new ProgressPrinter(out, terminal);
-            Consumer<ProgressSample> progress = quiet ? p -> { } : printer;
-            Duration period = terminal ? Duration.ofMillis(200) : Duration.ofSeconds(2);
-            RunResult result = new SimulationRun(scenario, run, period, progress).run();
-            printer.finish();
-            results.add(result);
         }
         Report report = new Report(results);
+        if (!forPeople) {
+            return printForScripts(scenario, results, report, observation, started);
+        }
         out.println();
         out.print(report.table().render());
         out.println();
@@ -146,6 +159,11 @@ public final class OrderlyCommand implements Callable<Integer> {
         for (String note : report.notes()) {
             out.println(note);
         }
+        if (observation.hasMeters()) {
+            out.println();
+            out.print(observation.summary());
+        }
+        observation.recordingFile().ifPresent(f -> out.println("flight recording: " + f));
         long wall = System.nanoTime() - started;
         int code = results.stream().allMatch(RunResult::allCompleted) ? 0 : 1;
         Path picture = output.toAbsolutePath().normalize();
@@ -158,6 +176,25 @@ public final class OrderlyCommand implements Callable<Integer> {
             code = 1;
         }
         out.printf(Locale.ROOT, "wall-clock time: %.1f s%n", wall / 1e9);
+        out.flush();
+        return code;
+    }
+
+    /** The report as CSV or JSON, alone on stdout; the picture is written as for people. */
+    private int printForScripts(Scenario scenario, List<RunResult> results, Report report, Observation observation,
+            long started) {
+        int code = results.stream().allMatch(RunResult::allCompleted) ? 0 : 1;
+        Path picture = output.toAbsolutePath().normalize();
+        try {
+            new TimelineSvg(pictureHeading(scenario), report.panels(), scenario.stages(), scenario.fleet().timeScale())
+                    .write(picture);
+        } catch (IOException e) {
+            err.println("orderly: cannot write the picture to " + picture + ": " + e);
+            code = 1;
+        }
+        out.print(observability.format() == OutputFormat.CSV ? MachineReport.csv(report)
+                : MachineReport.json(scenario, results, report, picture, (System.nanoTime() - started) / 1e9,
+                        observation.meters()));
         out.flush();
         return code;
     }
@@ -178,6 +215,7 @@ public final class OrderlyCommand implements Callable<Integer> {
 
     private Scenario scenario() {
         Scenario scenario = scenarioOptions.toScenario(spec.commandLine());
+        observability.check(spec.commandLine());
         if (strategy.includesMixed() && scenario.tenants() < 2) {
             throw new ParameterException(spec.commandLine(), "--tenants must be >= 2 for a mixed run (or use"
                     + " --strategy=both), was " + scenario.tenants());

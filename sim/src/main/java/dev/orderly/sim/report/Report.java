@@ -99,4 +99,14 @@ public final class Report {
     public List<String> notes() {
         return List.copyOf(notes);
     }
+
+    /** The row of the all-ordered run, when there was one: the numerator of the ratios. */
+    public Optional<StrategyMetrics> orderedRow() {
+        return ordered;
+    }
+
+    /** The row of the all-unordered run, when there was one: the denominator of the ratios. */
+    public Optional<StrategyMetrics> unorderedRow() {
+        return unordered;
+    }
 }

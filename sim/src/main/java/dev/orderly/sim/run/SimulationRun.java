@@ -3,6 +3,7 @@ package dev.orderly.sim.run;
 import dev.orderly.api.Engine;
 import dev.orderly.api.Request;
 import dev.orderly.api.RequestFailedException;
+import dev.orderly.api.RequestListener;
 import dev.orderly.api.RequestResult;
 import dev.orderly.engine.Orderly;
 import dev.orderly.sim.fleet.SimulatedFleet;
@@ -14,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 
 /**
  * Runs one {@link RunSpec} of a {@link Scenario}: a fresh fleet, one engine per strategy, and every tenant's request
@@ -28,6 +30,7 @@ public final class SimulationRun {
     private final RunSpec spec;
     private final Duration progressPeriod;
     private final Consumer<ProgressSample> progress;
+    private final UnaryOperator<RequestListener> observer;
 
     /**
      * @param scenario what every run shares
@@ -36,6 +39,15 @@ public final class SimulationRun {
      * @param progress receives a sample every period, and one last one at the end
      */
     public SimulationRun(Scenario scenario, RunSpec spec, Duration progressPeriod, Consumer<ProgressSample> progress) {
+        this(scenario, spec, progressPeriod, progress, UnaryOperator.identity());
+    }
+
+    /**
+     * A run whose every request also reports to what {@code observer} makes of the run's own listener (e.g. metrics
+     * that then pass each event on to it); called once per tenant request.
+     */
+    public SimulationRun(Scenario scenario, RunSpec spec, Duration progressPeriod, Consumer<ProgressSample> progress,
+            UnaryOperator<RequestListener> observer) {
         if (spec.tenants() != scenario.tenants()) {
             throw new IllegalArgumentException("the run has " + spec.tenants() + " tenants, the scenario "
                     + scenario.tenants());
@@ -48,6 +60,7 @@ public final class SimulationRun {
         this.spec = spec;
         this.progressPeriod = progressPeriod;
         this.progress = progress;
+        this.observer = observer;
     }
 
     /** Runs every tenant's request to its end and returns what happened. */
@@ -69,7 +82,8 @@ public final class SimulationRun {
                     scenario.stages(), origin);
             SimulatedClient client = new SimulatedClient(tier2, recorder, scenario.fleet().timeScale(),
                     scenario.clientTime());
-            Request request = new Request(name, scenario.plan(), tier2, tier2.outputs(), client, recorder);
+            Request request = new Request(name, scenario.plan(), tier2, tier2.outputs(), client,
+                    observer.apply(recorder));
             recorders.add(recorder);
             tenants.add(new Tenant(engines.get(strategy), request, recorder));
         }
