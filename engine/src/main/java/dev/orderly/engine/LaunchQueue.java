@@ -2,6 +2,7 @@ package dev.orderly.engine;
 
 import dev.orderly.api.EngineConfig;
 import dev.orderly.api.JobKey;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.TreeMap;
@@ -64,8 +65,8 @@ public final class LaunchQueue {
 
     // guarded by lock
     private final TreeMap<JobKey, Entry> queued = new TreeMap<>();
-    // guarded by lock
-    private int dialing;
+    // guarded by lock: every job of the request that holds a dial slot, queued or not
+    private final HashSet<JobKey> dialers = new HashSet<>();
     // guarded by lock
     private long wakeUps;
     // guarded by lock
@@ -76,7 +77,6 @@ public final class LaunchQueue {
         final JobKey key;
         final Condition turn;
         long notBeforeNanos;
-        boolean dialing;
         Thread waiter;
         boolean parked;
 
@@ -157,16 +157,18 @@ public final class LaunchQueue {
                 }
                 throw new InterruptedException();
             }
+            if (dialers.contains(key)) {
+                throw new IllegalStateException(key + " is dialing already; report refused, failed or leave first");
+            }
             if (entry == null) {
-                if (queued.isEmpty() || queued.firstKey().compareTo(key) > 0) {
+                if (queued.isEmpty() || (queued.firstKey().compareTo(key) > 0 && dialers.size() < window)) {
+                    dialers.add(key);
                     return;
                 }
                 entry = join(key, System.nanoTime());
                 joined = true;
             } else if (entry.waiter != null) {
                 throw new IllegalStateException(key + " already has a thread waiting for its turn");
-            } else if (entry.dialing) {
-                throw new IllegalStateException(key + " is dialing already; report refused, failed or leave first");
             }
         } finally {
             lock.unlock();
@@ -211,9 +213,8 @@ public final class LaunchQueue {
             long wait = entry.notBeforeNanos - System.nanoTime();
             if (inWindow && wait > 0) {
                 entry.turn.awaitNanos(wait);
-            } else if (inWindow && dialing < window) {
-                entry.dialing = true;
-                dialing++;
+            } else if (inWindow && dialers.size() < window) {
+                dialers.add(entry.key);
                 return;
             } else {
                 if (woken) {
@@ -250,15 +251,15 @@ public final class LaunchQueue {
         lock.lock();
         try {
             long notBefore = System.nanoTime() + delayNanos;
+            dialers.remove(key);
             Entry entry = queued.get(key);
             if (entry == null) {
                 join(key, notBefore);
                 joined = true;
             } else {
                 entry.notBeforeNanos = notBefore;
-                releaseDialSlot(entry);
-                signalEligible();
             }
+            signalEligible();
         } finally {
             lock.unlock();
         }
@@ -281,6 +282,8 @@ public final class LaunchQueue {
                 if (entry.waiter != null && entry.waiter != Thread.currentThread()) {
                     entry.turn.signal();
                 }
+            } else if (dialers.remove(key)) {
+                signalEligible();
             }
         } finally {
             lock.unlock();
@@ -336,7 +339,7 @@ public final class LaunchQueue {
     public int dialingCount() {
         lock.lock();
         try {
-            return dialing;
+            return dialers.size();
         } finally {
             lock.unlock();
         }
@@ -352,15 +355,8 @@ public final class LaunchQueue {
 
     private void remove(Entry entry) {
         queued.remove(entry.key);
-        releaseDialSlot(entry);
+        dialers.remove(entry.key);
         signalEligible();
-    }
-
-    private void releaseDialSlot(Entry entry) {
-        if (entry.dialing) {
-            entry.dialing = false;
-            dialing--;
-        }
     }
 
     private boolean isInWindow(Entry entry) {
@@ -382,7 +378,7 @@ public final class LaunchQueue {
      * Walks at most {@code window} entries; never signals an entry outside the window.
      */
     private void signalEligible() {
-        int freeSlots = window - dialing;
+        int freeSlots = window - dialers.size();
         long now = System.nanoTime();
         int position = 0;
         for (Entry e : queued.values()) {

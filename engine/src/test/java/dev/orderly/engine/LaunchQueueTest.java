@@ -17,6 +17,8 @@ import java.util.Random;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -121,7 +123,7 @@ class LaunchQueueTest {
         queue.awaitTurn(key(4, 0));
         assertEquals(List.of(key(9, 1)), queue.snapshot());
         assertEquals(List.of(key(9, 1)), joined);
-        assertEquals(0, queue.dialingCount());
+        assertEquals(2, queue.dialingCount(), "jobs that took the no-queue path hold dial slots too");
     }
 
     @Test
@@ -135,6 +137,55 @@ class LaunchQueueTest {
         assertEquals(List.of(key(1, 0), key(2, 0)), joined);
         assertEquals(List.of(key(1, 0), key(2, 0)), queue.snapshot());
         assertEquals(1, queue.dialingCount());
+    }
+
+    /**
+     * Waits until the call is parked on a {@link Condition} (waiting for its turn, not running or queueing for the
+     * lock); fails at once if it ended instead.
+     */
+    private static void awaitParked(TurnWaiter waiter) {
+        await().atMost(LONG).until(() -> waiter.ended() || isParked(waiter.thread()));
+        assertFalse(waiter.ended(), () -> waiter.key + " got its turn (or threw " + waiter.failure() + ")");
+    }
+
+    private static boolean isParked(Thread thread) {
+        Thread.State state = thread.getState();
+        return (state == Thread.State.WAITING || state == Thread.State.TIMED_WAITING)
+                && LockSupport.getBlocker(thread) instanceof Condition;
+    }
+
+    @Test
+    void lateLowJobsDoNotDialPastAFullWindow() throws InterruptedException {
+        LaunchQueue queue = new LaunchQueue(10, noDelays()); // window 2
+        joinAndPass(queue, key(5, 0));
+        joinAndPass(queue, key(6, 0)); // both dial from their places: the window's two dial slots are taken
+        List<TurnWaiter> late = new ArrayList<>();
+        for (int segment = 1; segment <= 4; segment++) {
+            late.add(waitFor(queue, key(segment, 1))); // sorts ahead of everything queued, as a re-run does
+        }
+        late.forEach(LaunchQueueTest::awaitParked);
+        assertEquals(2, queue.dialingCount());
+        assertEquals(List.of(key(1, 1), key(2, 1), key(3, 1), key(4, 1), key(5, 0), key(6, 0)), queue.snapshot());
+
+        queue.refused(key(5, 0)); // one dial resolves: the front job takes its slot, and only it
+        await().atMost(LONG).until(late.get(0)::passed);
+        late.subList(1, 4).forEach(LaunchQueueTest::awaitParked);
+        assertEquals(2, queue.dialingCount());
+    }
+
+    @Test
+    void lateLowJobsDoNotDialPastAFullWindowOfJobsThatTookTheNoQueuePath() throws InterruptedException {
+        LaunchQueue queue = new LaunchQueue(10, config(LONG, LONG)); // window 2
+        queue.awaitTurn(key(3, 0));
+        queue.awaitTurn(key(4, 0)); // nothing queued: both dial at once, and both count
+        queue.refused(key(9, 0)); // now something is queued
+        TurnWaiter late = waitFor(queue, key(1, 0));
+        awaitParked(late);
+        assertEquals(List.of(key(1, 0), key(9, 0)), queue.snapshot(), "the late job takes the front place");
+
+        queue.leave(key(3, 0)); // a tier2 took (3,0): its dial slot is free
+        await().atMost(LONG).until(late::passed);
+        assertEquals(2, queue.dialingCount());
     }
 
     @Test
