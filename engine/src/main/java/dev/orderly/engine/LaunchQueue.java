@@ -72,13 +72,27 @@ public final class LaunchQueue {
     // guarded by lock
     private long wakeUpsOutsideWindow;
 
+    /** What the thread waiting for an entry's turn is doing, as far as the lock holder knows. */
+    enum Wait {
+        /** No thread waits, or it is running (it holds the lock, or is about to take it after its wait). */
+        NONE,
+        /** In a timed wait for its not-before time; only inside the window. */
+        TIMED,
+        /** In an untimed wait: outside the window, or out of dial slots. */
+        PARKED,
+        /** Signalled; it will look at its place again once it has the lock. */
+        SIGNALLED
+    }
+
     /** One queued job. Every field is guarded by the queue's lock. */
     private static final class Entry {
         final JobKey key;
         final Condition turn;
         long notBeforeNanos;
         Thread waiter;
-        boolean parked;
+        Wait wait = Wait.NONE;
+        /** Signalled out of its timed wait because a join in front pushed it out of the window. */
+        boolean pushedOut;
 
         Entry(JobKey key, Condition turn, long notBeforeNanos) {
             this.key = key;
@@ -192,7 +206,8 @@ public final class LaunchQueue {
                 throw e;
             } finally {
                 entry.waiter = null;
-                entry.parked = false;
+                entry.wait = Wait.NONE;
+                entry.pushedOut = false;
             }
         } finally {
             lock.unlock();
@@ -206,12 +221,14 @@ public final class LaunchQueue {
             boolean inWindow = isInWindow(entry);
             if (woken) {
                 wakeUps++;
-                if (!inWindow) {
+                if (!inWindow && !entry.pushedOut) {
                     wakeUpsOutsideWindow++;
                 }
             }
+            entry.pushedOut = false;
             long wait = entry.notBeforeNanos - System.nanoTime();
             if (inWindow && wait > 0) {
+                entry.wait = Wait.TIMED;
                 entry.turn.awaitNanos(wait);
             } else if (inWindow && dialers.size() < window) {
                 dialers.add(entry.key);
@@ -221,10 +238,10 @@ public final class LaunchQueue {
                     // We were woken and can not dial: whatever woke us may have been meant for a job behind us.
                     signalEligible();
                 }
-                entry.parked = true;
+                entry.wait = Wait.PARKED;
                 entry.turn.await();
-                entry.parked = false;
             }
+            entry.wait = Wait.NONE;
             woken = true;
         }
     }
@@ -280,6 +297,7 @@ public final class LaunchQueue {
             if (entry != null) {
                 remove(entry);
                 if (entry.waiter != null && entry.waiter != Thread.currentThread()) {
+                    entry.wait = Wait.SIGNALLED;
                     entry.turn.signal();
                 }
             } else if (dialers.remove(key)) {
@@ -350,7 +368,29 @@ public final class LaunchQueue {
     private Entry join(JobKey key, long notBeforeNanos) {
         Entry entry = new Entry(key, lock.newCondition(), notBeforeNanos);
         queued.put(key, entry);
+        pushOutOfTheWindow(entry);
         return entry;
+    }
+
+    /**
+     * After {@code joined} took its place: if that place is inside the window, the entry it pushed out of the window
+     * gives up its timed wait, so that no timer wakes a job outside the window. Its thread is signalled once and
+     * parks untimed; that one wake-up is the push-out's, not a wasted one.
+     */
+    private void pushOutOfTheWindow(Entry joined) {
+        boolean joinedInWindow = false;
+        int position = 0;
+        for (Entry e : queued.values()) {
+            if (position++ == window) {
+                if (joinedInWindow && e.wait == Wait.TIMED) {
+                    e.wait = Wait.SIGNALLED;
+                    e.pushedOut = true;
+                    e.turn.signal();
+                }
+                return;
+            }
+            joinedInWindow |= e == joined;
+        }
     }
 
     private void remove(Entry entry) {
@@ -385,15 +425,15 @@ public final class LaunchQueue {
             if (position++ >= window) {
                 return;
             }
-            if (!e.parked) {
+            if (e.wait != Wait.PARKED) {
                 continue;
             }
             if (e.notBeforeNanos - now > 0) {
-                e.parked = false;
+                e.wait = Wait.SIGNALLED;
                 e.turn.signal();
             } else if (freeSlots > 0) {
                 freeSlots--;
-                e.parked = false;
+                e.wait = Wait.SIGNALLED;
                 e.turn.signal();
             }
         }

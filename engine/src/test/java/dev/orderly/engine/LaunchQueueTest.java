@@ -189,6 +189,24 @@ class LaunchQueueTest {
     }
 
     @Test
+    void aTimerDoesNotWakeAJobOutsideTheWindow() {
+        LaunchQueue queue = new LaunchQueue(10, config(Duration.ofMillis(300), LONG)); // window 2
+        queue.refused(key(3, 0));
+        queue.refused(key(4, 0));
+        TurnWaiter three = waitFor(queue, key(3, 0));
+        TurnWaiter four = waitFor(queue, key(4, 0));
+        await().atMost(LONG).until(() -> four.thread().getState() == Thread.State.TIMED_WAITING
+                && three.thread().getState() == Thread.State.TIMED_WAITING);
+
+        queue.refused(key(1, 0)); // a late low job pushes (4,0) out of the window: it gives up its timed wait
+        await().atMost(LONG).until(() -> four.thread().getState() == Thread.State.WAITING);
+        await().atMost(LONG).until(three::passed);
+        awaitParked(four);
+        assertEquals(0, queue.wakeUpsOutsideWindow(), "a timer woke a job outside the window");
+        assertEquals(2, queue.wakeUps(), "one wake-up moved (4,0) to an untimed wait, one timer let (3,0) dial");
+    }
+
+    @Test
     void jobOutsideTheWindowStaysSilentUntilTheWindowReachesIt() throws InterruptedException {
         LaunchQueue queue = new LaunchQueue(10, noDelays()); // window 2
         joinAndPass(queue, key(0, 0));
