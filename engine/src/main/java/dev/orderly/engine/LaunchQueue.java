@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 
 /**
  * The per-request queue of jobs waiting to get to a tier2, in launch order, with a small dialing window.
@@ -62,6 +63,7 @@ public final class LaunchQueue {
     private final long refusedDelayNanos;
     private final long failureDelayNanos;
     private final Consumer<? super JobKey> onJoin;
+    private final LongSupplier nanoTime;
 
     // guarded by lock
     private final TreeMap<JobKey, Entry> queued = new TreeMap<>();
@@ -119,10 +121,19 @@ public final class LaunchQueue {
      * @throws NullPointerException if {@code config} or {@code onJoin} is null
      */
     public LaunchQueue(int workers, EngineConfig config, Consumer<? super JobKey> onJoin) {
+        this(workers, config, onJoin, System::nanoTime);
+    }
+
+    /**
+     * A queue that reads not-before times from {@code nanoTime}, for tests that decide what time it is. Waits still
+     * take real time: a timed wait ends when the real delay has passed and then reads {@code nanoTime} again.
+     */
+    LaunchQueue(int workers, EngineConfig config, Consumer<? super JobKey> onJoin, LongSupplier nanoTime) {
         this.window = windowSize(workers, config);
         this.refusedDelayNanos = config.refusedDelay().toNanos();
         this.failureDelayNanos = config.failureDelay().toNanos();
         this.onJoin = Objects.requireNonNull(onJoin, "onJoin");
+        this.nanoTime = Objects.requireNonNull(nanoTime, "nanoTime");
     }
 
     /**
@@ -179,7 +190,7 @@ public final class LaunchQueue {
                     dialers.add(key);
                     return;
                 }
-                entry = join(key, System.nanoTime());
+                entry = join(key, nanoTime.getAsLong());
                 joined = true;
             } else if (entry.waiter != null) {
                 throw new IllegalStateException(key + " already has a thread waiting for its turn");
@@ -226,7 +237,7 @@ public final class LaunchQueue {
                 }
             }
             entry.pushedOut = false;
-            long wait = entry.notBeforeNanos - System.nanoTime();
+            long wait = entry.notBeforeNanos - nanoTime.getAsLong();
             if (inWindow && wait > 0) {
                 entry.wait = Wait.TIMED;
                 entry.turn.awaitNanos(wait);
@@ -267,7 +278,7 @@ public final class LaunchQueue {
         boolean joined = false;
         lock.lock();
         try {
-            long notBefore = System.nanoTime() + delayNanos;
+            long notBefore = nanoTime.getAsLong() + delayNanos;
             dialers.remove(key);
             Entry entry = queued.get(key);
             if (entry == null) {
@@ -419,7 +430,7 @@ public final class LaunchQueue {
      */
     private void signalEligible() {
         int freeSlots = window - dialers.size();
-        long now = System.nanoTime();
+        long now = nanoTime.getAsLong();
         int position = 0;
         for (Entry e : queued.values()) {
             if (position++ >= window) {
@@ -436,6 +447,42 @@ public final class LaunchQueue {
                 e.wait = Wait.SIGNALLED;
                 e.turn.signal();
             }
+        }
+    }
+
+    /** For tests: what the thread waiting for the turn of {@code key} is doing; {@code NONE} if the key is not queued. */
+    Wait waitState(JobKey key) {
+        lock.lock();
+        try {
+            Entry entry = queued.get(key);
+            return entry == null ? Wait.NONE : entry.wait;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** For tests: the not-before time of {@code key}, on the queue's clock. */
+    long notBeforeNanos(JobKey key) {
+        lock.lock();
+        try {
+            Entry entry = queued.get(key);
+            if (entry == null) {
+                throw new IllegalStateException(key + " is not queued");
+            }
+            return entry.notBeforeNanos;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** For tests: the condition the thread waiting for the turn of {@code key} waits on, or null if not queued. */
+    Condition turnOf(JobKey key) {
+        lock.lock();
+        try {
+            Entry entry = queued.get(key);
+            return entry == null ? null : entry.turn;
+        } finally {
+            lock.unlock();
         }
     }
 

@@ -17,8 +17,9 @@ import java.util.Random;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.Condition;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -140,18 +141,21 @@ class LaunchQueueTest {
     }
 
     /**
-     * Waits until the call is parked on a {@link Condition} (waiting for its turn, not running or queueing for the
-     * lock); fails at once if it ended instead.
+     * Waits until the call waits for its turn in the given way: its thread blocked on its own job's {@link Condition}
+     * of this queue (not running, not queueing for the lock), untimed for {@code PARKED} and timed for {@code TIMED},
+     * and the queue's own record agreeing. That is exact, not a guess from silence: such a thread moves only when the
+     * queue signals it, or, timed, when its not-before time comes. Fails at once if the call ended instead.
      */
-    private static void awaitParked(TurnWaiter waiter) {
-        await().atMost(LONG).until(() -> waiter.ended() || isParked(waiter.thread()));
+    private static void awaitWaiting(LaunchQueue queue, TurnWaiter waiter, LaunchQueue.Wait wait) {
+        Thread.State state = wait == LaunchQueue.Wait.TIMED ? Thread.State.TIMED_WAITING : Thread.State.WAITING;
+        Thread thread = waiter.thread();
+        await().atMost(LONG).until(() -> waiter.ended() || (thread.getState() == state
+                && LockSupport.getBlocker(thread) == queue.turnOf(waiter.key) && queue.waitState(waiter.key) == wait));
         assertFalse(waiter.ended(), () -> waiter.key + " got its turn (or threw " + waiter.failure() + ")");
     }
 
-    private static boolean isParked(Thread thread) {
-        Thread.State state = thread.getState();
-        return (state == Thread.State.WAITING || state == Thread.State.TIMED_WAITING)
-                && LockSupport.getBlocker(thread) instanceof Condition;
+    private static void awaitParked(LaunchQueue queue, TurnWaiter waiter) {
+        awaitWaiting(queue, waiter, LaunchQueue.Wait.PARKED);
     }
 
     @Test
@@ -163,13 +167,13 @@ class LaunchQueueTest {
         for (int segment = 1; segment <= 4; segment++) {
             late.add(waitFor(queue, key(segment, 1))); // sorts ahead of everything queued, as a re-run does
         }
-        late.forEach(LaunchQueueTest::awaitParked);
+        late.forEach(w -> awaitParked(queue, w));
         assertEquals(2, queue.dialingCount());
         assertEquals(List.of(key(1, 1), key(2, 1), key(3, 1), key(4, 1), key(5, 0), key(6, 0)), queue.snapshot());
 
         queue.refused(key(5, 0)); // one dial resolves: the front job takes its slot, and only it
         await().atMost(LONG).until(late.get(0)::passed);
-        late.subList(1, 4).forEach(LaunchQueueTest::awaitParked);
+        late.subList(1, 4).forEach(w -> awaitParked(queue, w));
         assertEquals(2, queue.dialingCount());
     }
 
@@ -180,7 +184,7 @@ class LaunchQueueTest {
         queue.awaitTurn(key(4, 0)); // nothing queued: both dial at once, and both count
         queue.refused(key(9, 0)); // now something is queued
         TurnWaiter late = waitFor(queue, key(1, 0));
-        awaitParked(late);
+        awaitParked(queue, late);
         assertEquals(List.of(key(1, 0), key(9, 0)), queue.snapshot(), "the late job takes the front place");
 
         queue.leave(key(3, 0)); // a tier2 took (3,0): its dial slot is free
@@ -195,13 +199,13 @@ class LaunchQueueTest {
         queue.refused(key(4, 0));
         TurnWaiter three = waitFor(queue, key(3, 0));
         TurnWaiter four = waitFor(queue, key(4, 0));
-        await().atMost(LONG).until(() -> four.thread().getState() == Thread.State.TIMED_WAITING
-                && three.thread().getState() == Thread.State.TIMED_WAITING);
+        awaitWaiting(queue, three, LaunchQueue.Wait.TIMED);
+        awaitWaiting(queue, four, LaunchQueue.Wait.TIMED);
 
         queue.refused(key(1, 0)); // a late low job pushes (4,0) out of the window: it gives up its timed wait
-        await().atMost(LONG).until(() -> four.thread().getState() == Thread.State.WAITING);
+        awaitParked(queue, four);
         await().atMost(LONG).until(three::passed);
-        awaitParked(four);
+        awaitParked(queue, four);
         assertEquals(0, queue.wakeUpsOutsideWindow(), "a timer woke a job outside the window");
         assertEquals(2, queue.wakeUps(), "one wake-up moved (4,0) to an untimed wait, one timer let (3,0) dial");
     }
@@ -214,7 +218,7 @@ class LaunchQueueTest {
         queue.refused(key(2, 0));
         TurnWaiter third = waitFor(queue, key(2, 0));
 
-        assertFalse(third.awaitEnd(300), "a job outside the window must not get its turn");
+        awaitParked(queue, third); // untimed, on its own condition: only a signal from the queue can move it
         assertEquals(List.of(key(0, 0), key(1, 0), key(2, 0)), queue.snapshot());
 
         queue.leave(key(0, 0));
@@ -234,22 +238,39 @@ class LaunchQueueTest {
         queue.refused(key(1, 0)); // the re-run of a missing output, created late
         assertEquals(List.of(key(1, 0), key(5, 0), key(6, 0)), queue.snapshot());
         TurnWaiter one = waitFor(queue, key(1, 0));
-        assertFalse(one.awaitEnd(200), "the slot is still held by the dialing job");
+        awaitParked(queue, one); // the slot is still held by the dialing job
 
         queue.refused(key(5, 0)); // five's dial was refused: the slot is free, and one is first
         await().atMost(LONG).until(one::passed);
         TurnWaiter five = waitFor(queue, key(5, 0));
-        assertFalse(five.awaitEnd(300), "five is behind one now and the window is one");
-        assertFalse(six.ended());
+        awaitParked(queue, five); // five is behind one now and the window is one
+        awaitParked(queue, six);
     }
 
     @Test
-    void theHeadRedialsOnlyAfterTheRefusedDelay() throws InterruptedException {
-        LaunchQueue queue = new LaunchQueue(10, config(Duration.ofSeconds(1), LONG));
+    void theHeadRedialsOnlyAfterTheRefusedDelay() {
+        FakeClock clock = new FakeClock();
+        LaunchQueue queue = new LaunchQueue(10, config(Duration.ofMillis(200), LONG), key -> { }, clock);
         queue.refused(key(0, 0));
+        assertEquals(FakeClock.START + Duration.ofMillis(200).toNanos(), queue.notBeforeNanos(key(0, 0)));
         TurnWaiter head = waitFor(queue, key(0, 0));
-        assertFalse(head.awaitEnd(300), "the head redialed before its refused delay");
+        awaitWaiting(queue, head, LaunchQueue.Wait.TIMED); // a timed wait, for the not-before time above
+
+        clock.advance(Duration.ofMillis(200)); // its timer ends after 200 ms of real time, then reads this clock
         await().atMost(LONG).until(head::passed);
+        assertEquals(1, queue.wakeUps());
+    }
+
+    @Test
+    void theHeadRedialsOnlyAfterTheRefusedDelayOnTheRealClock() throws InterruptedException {
+        Duration delay = Duration.ofMillis(300);
+        LaunchQueue queue = new LaunchQueue(10, config(delay, LONG));
+        long start = System.nanoTime();
+        queue.refused(key(0, 0));
+        queue.awaitTurn(key(0, 0));
+        long waited = System.nanoTime() - start;
+        assertTrue(waited >= delay.toNanos(), "redialed after " + waited + " ns, before its refused delay");
+        assertEquals(1, queue.wakeUps(), "one timed wait, woken once by its timer");
     }
 
     @Test
@@ -263,10 +284,15 @@ class LaunchQueueTest {
 
     @Test
     void aFailedJobWaitsTheFailureDelayAndHoldsItsWindowSlotMeanwhile() throws InterruptedException {
-        LaunchQueue queue = new LaunchQueue(10, config(Duration.ZERO, Duration.ofSeconds(1))); // window 2
+        FakeClock clock = new FakeClock();
+        Duration failureDelay = Duration.ofMillis(200);
+        LaunchQueue queue = new LaunchQueue(10, config(Duration.ZERO, failureDelay), key -> { }, clock); // window 2
         joinAndPass(queue, key(0, 0));
+        clock.advance(Duration.ofMillis(5));
         queue.failed(key(0, 0));
         assertEquals(0, queue.dialingCount());
+        assertEquals(FakeClock.START + Duration.ofMillis(5).toNanos() + failureDelay.toNanos(),
+                queue.notBeforeNanos(key(0, 0)));
 
         queue.refused(key(1, 0));
         queue.refused(key(2, 0));
@@ -275,11 +301,13 @@ class LaunchQueueTest {
         TurnWaiter third = waitFor(queue, key(2, 0));
 
         await().atMost(LONG).until(second::passed);
-        assertFalse(third.awaitEnd(300), "the failed job's window slot was given away");
-        assertFalse(failed.ended(), "the failed job redialed before its failure delay");
+        awaitWaiting(queue, failed, LaunchQueue.Wait.TIMED); // holds its place and slot, waits out its delay
+        awaitParked(queue, third); // outside the window: the failed job's slot was not given away
+        clock.advance(failureDelay);
         await().atMost(LONG).until(failed::passed);
-        assertFalse(third.ended());
+        awaitParked(queue, third);
         assertEquals(List.of(key(0, 0), key(1, 0), key(2, 0)), queue.snapshot());
+        assertEquals(2, queue.dialingCount());
     }
 
     @Test
@@ -321,7 +349,7 @@ class LaunchQueueTest {
             assertInstanceOf(InterruptedException.class, w.failure(), w.key.toString());
         }
         assertEquals(List.of(key(0, 1), key(0, 0), key(5_000, 0)), queue.snapshot());
-        assertFalse(later.ended(), "the window is still full");
+        awaitParked(queue, later); // the window is still full
 
         queue.leave(key(0, 0));
         await().atMost(LONG).until(later::passed);
@@ -343,8 +371,7 @@ class LaunchQueueTest {
         LaunchQueue queue = new LaunchQueue(10, config(LONG, LONG));
         queue.refused(key(1, 0));
         TurnWaiter waiter = waitFor(queue, key(1, 0));
-        await().atMost(LONG).until(() -> waiter.thread().getState() == Thread.State.TIMED_WAITING
-                || waiter.thread().getState() == Thread.State.WAITING);
+        awaitWaiting(queue, waiter, LaunchQueue.Wait.TIMED);
         queue.leave(key(1, 0));
         await().atMost(LONG).until(waiter::passed);
         assertEquals(0, queue.size());
@@ -355,7 +382,7 @@ class LaunchQueueTest {
         LaunchQueue queue = new LaunchQueue(10, config(LONG, LONG));
         queue.refused(key(1, 0));
         TurnWaiter first = waitFor(queue, key(1, 0));
-        await().atMost(LONG).until(() -> first.thread().getState() == Thread.State.TIMED_WAITING);
+        awaitWaiting(queue, first, LaunchQueue.Wait.TIMED);
         IllegalStateException e = assertThrows(IllegalStateException.class, () -> queue.awaitTurn(key(1, 0)));
         assertTrue(e.getMessage().contains("segment 1 stage 0"), e.getMessage());
     }
@@ -413,7 +440,7 @@ class LaunchQueueTest {
             queue.refused(k);
             behind.add(waitFor(queue, k));
         }
-        await().atMost(LONG).until(() -> behind.stream().allMatch(w -> w.thread().getState() == Thread.State.WAITING));
+        behind.forEach(w -> awaitParked(queue, w));
 
         for (int refusal = 0; refusal < 200; refusal++) {
             queue.awaitTurn(key(0, 0));
@@ -421,7 +448,23 @@ class LaunchQueueTest {
         }
 
         assertTrue(queue.wakeUps() > 0, "the head's own timed waits are counted");
+        assertTrue(queue.wakeUps() <= 200, "only the head's timer may wake anyone, once a refusal: " + queue.wakeUps());
         assertEquals(0, queue.wakeUpsOutsideWindow(), "a job outside the window was woken");
         assertTrue(behind.stream().noneMatch(TurnWaiter::ended));
+    }
+
+    /** A clock that moves only when told: the queue's not-before times become exact numbers. */
+    private static final class FakeClock implements LongSupplier {
+        static final long START = 1_000_000_000L;
+        private final AtomicLong now = new AtomicLong(START);
+
+        @Override
+        public long getAsLong() {
+            return now.get();
+        }
+
+        void advance(Duration by) {
+            now.addAndGet(by.toNanos());
+        }
     }
 }

@@ -7,6 +7,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongSupplier;
 
 /**
  * The unordered baseline: no queue and no window. A job that was never refused and never failed dials at once; a
@@ -24,13 +25,23 @@ final class DelayGate implements DialGate {
 
     private final long refusedDelayNanos;
     private final long failureDelayNanos;
+    private final LongSupplier nanoTime;
     private final Map<JobKey, Long> notBefore = new ConcurrentHashMap<>();
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition never = lock.newCondition();
 
     DelayGate(EngineConfig config) {
+        this(config, System::nanoTime);
+    }
+
+    /**
+     * A gate that reads not-before times from {@code nanoTime}, for tests that decide what time it is. Waits still
+     * take real time: a timed wait ends when the real delay has passed and then reads {@code nanoTime} again.
+     */
+    DelayGate(EngineConfig config, LongSupplier nanoTime) {
         this.refusedDelayNanos = config.refusedDelay().toNanos();
         this.failureDelayNanos = config.failureDelay().toNanos();
+        this.nanoTime = nanoTime;
     }
 
     @Override
@@ -44,23 +55,29 @@ final class DelayGate implements DialGate {
         }
         lock.lock();
         try {
-            long wait;
-            while ((wait = until - System.nanoTime()) > 0) {
-                never.awaitNanos(wait);
-            }
+            awaitUntil(until);
         } finally {
             lock.unlock();
         }
     }
 
+    /** Waits, costing no CPU, until {@code until} on the gate's clock, or throws when interrupted. */
+    private void awaitUntil(long until) throws InterruptedException {
+        assert lock.isHeldByCurrentThread();
+        long wait;
+        while ((wait = until - nanoTime.getAsLong()) > 0) {
+            never.awaitNanos(wait);
+        }
+    }
+
     @Override
     public void refused(JobKey key) {
-        notBefore.put(key, System.nanoTime() + refusedDelayNanos);
+        notBefore.put(key, nanoTime.getAsLong() + refusedDelayNanos);
     }
 
     @Override
     public void failed(JobKey key) {
-        notBefore.put(key, System.nanoTime() + failureDelayNanos);
+        notBefore.put(key, nanoTime.getAsLong() + failureDelayNanos);
     }
 
     @Override
