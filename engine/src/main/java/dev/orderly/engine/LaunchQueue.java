@@ -179,6 +179,7 @@ public final class LaunchQueue {
             if (Thread.interrupted()) {
                 if (entry != null) {
                     remove(entry);
+                    assert invariantsHold();
                 }
                 throw new InterruptedException();
             }
@@ -188,10 +189,12 @@ public final class LaunchQueue {
             if (entry == null) {
                 if (queued.isEmpty() || (queued.firstKey().compareTo(key) > 0 && dialers.size() < window)) {
                     dialers.add(key);
+                    assert invariantsHold();
                     return;
                 }
                 entry = join(key, nanoTime.getAsLong());
                 joined = true;
+                assert invariantsHold();
             } else if (entry.waiter != null) {
                 throw new IllegalStateException(key + " already has a thread waiting for its turn");
             }
@@ -219,14 +222,16 @@ public final class LaunchQueue {
                 entry.waiter = null;
                 entry.wait = Wait.NONE;
                 entry.pushedOut = false;
+                assert invariantsHold();
             }
         } finally {
             lock.unlock();
         }
     }
 
-    /** Waits on {@code entry.turn} until the job may dial, then takes a dial slot. Lock held. */
+    /** Waits on {@code entry.turn} until the job may dial, then takes a dial slot. */
     private void waitForTurn(Entry entry) throws InterruptedException {
+        assert lock.isHeldByCurrentThread();
         boolean woken = false;
         while (queued.get(entry.key) == entry) {
             boolean inWindow = isInWindow(entry);
@@ -240,6 +245,7 @@ public final class LaunchQueue {
             long wait = entry.notBeforeNanos - nanoTime.getAsLong();
             if (inWindow && wait > 0) {
                 entry.wait = Wait.TIMED;
+                assert invariantsHold();
                 entry.turn.awaitNanos(wait);
             } else if (inWindow && dialers.size() < window) {
                 dialers.add(entry.key);
@@ -250,6 +256,7 @@ public final class LaunchQueue {
                     signalEligible();
                 }
                 entry.wait = Wait.PARKED;
+                assert invariantsHold();
                 entry.turn.await();
             }
             entry.wait = Wait.NONE;
@@ -288,6 +295,7 @@ public final class LaunchQueue {
                 entry.notBeforeNanos = notBefore;
             }
             signalEligible();
+            assert invariantsHold();
         } finally {
             lock.unlock();
         }
@@ -314,6 +322,7 @@ public final class LaunchQueue {
             } else if (dialers.remove(key)) {
                 signalEligible();
             }
+            assert invariantsHold();
         } finally {
             lock.unlock();
         }
@@ -377,6 +386,7 @@ public final class LaunchQueue {
     // ---- everything below runs with the lock held
 
     private Entry join(JobKey key, long notBeforeNanos) {
+        assert lock.isHeldByCurrentThread();
         Entry entry = new Entry(key, lock.newCondition(), notBeforeNanos);
         queued.put(key, entry);
         pushOutOfTheWindow(entry);
@@ -389,6 +399,7 @@ public final class LaunchQueue {
      * parks untimed; that one wake-up is the push-out's, not a wasted one.
      */
     private void pushOutOfTheWindow(Entry joined) {
+        assert lock.isHeldByCurrentThread();
         boolean joinedInWindow = false;
         int position = 0;
         for (Entry e : queued.values()) {
@@ -405,12 +416,14 @@ public final class LaunchQueue {
     }
 
     private void remove(Entry entry) {
+        assert lock.isHeldByCurrentThread();
         queued.remove(entry.key);
         dialers.remove(entry.key);
         signalEligible();
     }
 
     private boolean isInWindow(Entry entry) {
+        assert lock.isHeldByCurrentThread();
         int position = 0;
         for (Entry e : queued.values()) {
             if (e == entry) {
@@ -429,6 +442,7 @@ public final class LaunchQueue {
      * Walks at most {@code window} entries; never signals an entry outside the window.
      */
     private void signalEligible() {
+        assert lock.isHeldByCurrentThread();
         int freeSlots = window - dialers.size();
         long now = nanoTime.getAsLong();
         int position = 0;
@@ -484,6 +498,51 @@ public final class LaunchQueue {
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * Checks the invariants of the class comment, in {@code O(queued)}; for {@code assert invariantsHold()} after each
+     * change, so that it costs nothing unless assertions are enabled (the tests run with {@code -ea}).
+     */
+    private boolean invariantsHold() {
+        assert lock.isHeldByCurrentThread();
+        long now = nanoTime.getAsLong();
+        int position = 0;
+        int signalled = 0;
+        boolean readyAndParkedInWindow = false;
+        for (var mapping : queued.entrySet()) {
+            Entry e = mapping.getValue();
+            boolean inWindow = position++ < window;
+            if (!e.key.equals(mapping.getKey())) {
+                throw new AssertionError("entry of " + e.key + " filed under " + mapping.getKey());
+            }
+            if (e.waiter == null && e.wait != Wait.NONE) {
+                throw new AssertionError(e.key + " has no waiting thread but is recorded as " + e.wait);
+            }
+            if (e.waiter != null && dialers.contains(e.key)) {
+                throw new AssertionError(e.key + " holds a dial slot and still waits for its turn");
+            }
+            if (e.wait == Wait.TIMED && !inWindow) {
+                throw new AssertionError(e.key + " is in a timed wait outside the window");
+            }
+            if (e.pushedOut && e.wait != Wait.SIGNALLED) {
+                throw new AssertionError(e.key + " was pushed out of the window but not signalled");
+            }
+            if (e.wait == Wait.SIGNALLED) {
+                signalled++;
+            }
+            if (inWindow && e.wait == Wait.PARKED) {
+                if (e.notBeforeNanos - now > 0) {
+                    throw new AssertionError(e.key + " is in the window with a not-before time ahead, parked untimed");
+                }
+                readyAndParkedInWindow = true;
+            }
+        }
+        if (readyAndParkedInWindow && dialers.size() + signalled < window) {
+            throw new AssertionError("a dial slot is free and a ready job in the window stays parked: " + queued.keySet()
+                    + ", dialing " + dialers + ", signalled " + signalled);
+        }
+        return true;
     }
 
     /** The window and the delays, for log lines. */
