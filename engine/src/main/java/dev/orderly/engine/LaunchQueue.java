@@ -235,11 +235,8 @@ public final class LaunchQueue {
         boolean woken = false;
         while (queued.get(entry.key) == entry) {
             boolean inWindow = isInWindow(entry);
-            if (woken) {
-                wakeUps++;
-                if (!inWindow && !entry.pushedOut) {
-                    wakeUpsOutsideWindow++;
-                }
+            if (woken && !inWindow && !entry.pushedOut) {
+                wakeUpsOutsideWindow++;
             }
             entry.pushedOut = false;
             long wait = entry.notBeforeNanos - nanoTime.getAsLong();
@@ -260,6 +257,7 @@ public final class LaunchQueue {
                 entry.turn.await();
             }
             entry.wait = Wait.NONE;
+            wakeUps++;
             woken = true;
         }
     }
