@@ -18,43 +18,67 @@ import java.util.function.LongSupplier;
  * <h2>Rules</h2>
  * <ul>
  *   <li>Queued jobs are kept in {@linkplain JobKey#compareTo launch order}: lowest segment first, then highest stage.
- *   <li>The <em>window</em> is the first {@link #windowSize()} queued jobs. Only a job inside the window may dial, and
- *       only once its not-before time has passed. A job outside the window sends nothing: its thread is parked on its
- *       own {@link Condition} with no timeout, costs no CPU, and is woken only when it enters the window.
- *   <li>At most {@code windowSize()} queued jobs are <em>dialing</em> at once (returned from {@link #awaitTurn} and
- *       not yet reported back through {@link #refused}, {@link #failed} or {@link #leave}). A late low job that sorts
- *       in front of a dialing one therefore waits for that dial to resolve instead of exceeding the window.
- *   <li><b>No queue, no wait:</b> {@code awaitTurn} of a job that is not queued, with nothing queued ahead of it,
- *       returns at once and the job does not join. A fleet with room is paced exactly as without the queue, and such a
- *       job is not counted against the window (it never joined).
+ *   <li>The <em>window</em> is the first {@link #windowSize()} queued jobs. Only a job inside the window may dial from
+ *       the queue, and only once its not-before time has passed. A job outside the window sends nothing: its thread
+ *       waits on its own {@link Condition} with no timeout, costs no CPU, and is woken only when it enters the window.
+ *   <li><b>Dial slots.</b> A job <em>dials</em> from the return of {@link #awaitTurn} until it reports back through
+ *       {@link #refused}, {@link #failed} or {@link #leave}, whether it came through the queue or the no-queue path.
+ *       While anything is queued, a job gets its turn only while fewer than {@code windowSize()} of the request's jobs
+ *       dial. So a job that sorts ahead of everything queued (a late low segment, a newly runnable higher stage of the
+ *       head's segment) dials at once when a slot is free, and otherwise takes the front place and dials as soon as a
+ *       dial resolves. With nothing queued there is no bound: the fleet has room.
+ *   <li><b>No queue, no wait:</b> {@code awaitTurn} of a job that is not queued returns at once, and the job does not
+ *       join, when nothing is queued, or when it sorts ahead of everything queued and a dial slot is free. A fleet with
+ *       room is paced exactly as without the queue.
  *   <li>{@code refused}: the job keeps (or takes) its place and may dial again {@code refusedDelay} later.
- *       {@code failed}: the same with {@code failureDelay}; while it waits it holds its place and window slot.
+ *       {@code failed}: the same with {@code failureDelay}; while it waits it holds its place and, in the window, its
+ *       window slot.
  *   <li>{@code leave}: the job is gone; idempotent. Call it the moment a tier2 takes the job, and again on every
  *       exit path.
+ *   <li>A timer never wakes a job outside the window: a job that a join in front pushes out of the window gives up its
+ *       timed wait (it is signalled once, and waits untimed).
  *   <li>Interrupting a waiting thread makes {@code awaitTurn} throw {@link InterruptedException} and removes the job.
  * </ul>
  *
- * <h2>Invariants (all guarded by {@code lock})</h2>
+ * <h2>State and invariants</h2>
+ * {@code lock} guards all mutable state: {@code queued}, {@code dialers}, the two wake-up counters, and every field of
+ * every {@link Entry}. The configuration fields are final. Under the lock, between operations:
  * <ul>
- *   <li>{@code queued} holds one {@link Entry} per queued key, sorted in launch order.
- *   <li>{@code dialing} equals the number of entries whose {@code dialing} flag is set, and never exceeds the window.
- *   <li>An entry with {@code parked} set has a thread in an untimed {@code await} on its {@code turn}; every other
- *       waiting thread is in a timed wait for its not-before time, or already signalled.
+ *   <li>{@code queued} holds one {@link Entry} per queued key, in launch order; {@code dialers} holds every key that
+ *       holds a dial slot, queued (dialing from its place) or not (came through the no-queue path).
+ *   <li>No key both holds a dial slot and has a thread waiting for its turn.
+ *   <li>An entry's {@link Wait} says what its thread does: {@code TIMED} (only inside the window), {@code PARKED}
+ *       (untimed: outside the window, or ready with no slot free), {@code SIGNALLED} (will look again), or
+ *       {@code NONE}. A {@code PARKED} entry inside the window is ready (its not-before time has passed).
+ *   <li>If a ready entry inside the window is {@code PARKED}, no dial slot is free that a signalled thread will not
+ *       look at: {@code dialers.size() + signalled >= window}.
  * </ul>
+ * {@code invariantsHold()} checks these after each change when assertions are enabled.
  *
- * <h2>Why no wake-up is lost, and why no herd</h2>
- * A parked thread can be allowed to dial by exactly three kinds of events: an entry in front of it leaves (it may
- * enter the window), a dialing entry reports back (a dial slot frees up), or the thread in front of it was woken but
- * can not use its turn. Each of these events ends in {@link #signalEligible()}, which walks only the first
- * {@code window} entries and signals the parked ones that may now move: every one with a future not-before (it just
- * entered the window and will start its timed wait) and, of those ready to dial, as many as there are free dial slots.
- * A woken thread that finds it can not dial passes the baton with {@code signalEligible()} before it parks again.
- * Entries outside the window are never signalled, so a refused head costs its followers nothing.
+ * <h2>What wakes whom, and why no wake-up is lost</h2>
+ * A waiting thread can be allowed to dial by exactly these events: an entry in front of it leaves (it may enter the
+ * window), a job reports back (a dial slot frees up), its not-before time passes (its own timed wait ends), or
+ * {@code leave} of its own key (it returns, holding nothing). Every event of the first two kinds, every
+ * {@code leave}, {@code refused}, {@code failed} and interrupted wait, ends in {@code signalEligible()} under the
+ * lock, which walks only the first {@code window} entries and signals the {@code PARKED} ones that may now move:
+ * each one whose not-before time is still ahead (it has just entered the window and will start its timed wait), and,
+ * from the head, as many ready ones as there are free dial slots. Since a thread records how it waits before it
+ * releases the lock in {@code await}, and every state change is made under the same lock, no event can fall between
+ * a thread's last look and its wait. A woken thread that can not dial passes the turn on with
+ * {@code signalEligible()} before it waits again. So a {@code leave} wakes at most the job that entered the window
+ * and, if it freed a dial slot, the first ready job that can use it: no herd. Entries outside the window are never
+ * signalled except once, by the join that pushes a timed waiter out; a refused head costs its followers nothing.
  *
- * <p>Cost: the no-queue path takes the lock once. Joining and leaving are {@code O(log n + window)}. A waiting job
- * outside the window costs no CPU.
+ * <h2>Memory consistency</h2>
+ * Actions in a thread before it calls {@link #leave}, {@link #refused} or {@link #failed} happen-before the return of
+ * a later {@link #awaitTurn}, in any thread, that the call enabled (the lock is released by the first and acquired by
+ * the second). Actions before {@code awaitTurn} returns happen-before anything its caller does next, as usual.
  *
- * <p>This class is thread-safe. One live job per key: a key has at most one thread in {@code awaitTurn}.
+ * <p>Cost: {@code awaitTurn}'s no-queue path takes the lock once. Joining and leaving are {@code O(log n + window)}.
+ * A waiting job outside the window costs no CPU.
+ *
+ * <p>This class is thread-safe. One live job per key: a key has at most one thread in {@code awaitTurn}, and calls it
+ * again only after reporting back.
  */
 public final class LaunchQueue {
 
@@ -160,11 +184,13 @@ public final class LaunchQueue {
     /**
      * Waits until the job of {@code key} may dial.
      *
-     * <p>A job that is not queued, with nothing queued ahead of it, returns at once and does not join. Otherwise the
-     * job joins at its place (or keeps the place it has) and waits until it is inside the window, its not-before time
-     * has passed, and a dial slot is free. When it returns, the job holds a dial slot until it reports back with
-     * {@link #refused}, {@link #failed} or {@link #leave}. If another thread calls {@code leave(key)} while this
-     * thread waits, this method returns: nothing holds the job back any more.
+     * <p>A job that is not queued returns at once and does not join when nothing is queued, or when it sorts ahead
+     * of everything queued and fewer than {@link #windowSize()} jobs dial. Otherwise the job joins at its place (or
+     * keeps the place it has) and waits until it is inside the window, its not-before time has passed, and a dial slot
+     * is free. When it returns, the job holds a dial slot until it reports back with {@link #refused}, {@link #failed}
+     * or {@link #leave}; whatever the thread that reported did before that call happens-before the return of the
+     * {@code awaitTurn} it enabled. If another thread calls {@code leave(key)} while this thread waits, this method
+     * returns holding no slot: nothing holds the job back any more.
      *
      * @throws InterruptedException if the thread is interrupted before or while it waits; the job is then no longer
      *     queued, and the wake-up it may have received is passed on
@@ -347,7 +373,8 @@ public final class LaunchQueue {
     }
 
     /**
-     * Diagnostic: how many times a waiting thread was woken (by a signal or its own timer) since the queue was made.
+     * Diagnostic: how many times a waiting thread was woken (by a signal or its own timer) since the queue was made,
+     * including the one wake-up of a job pushed out of the window and of a job whose key left.
      */
     public long wakeUps() {
         lock.lock();
@@ -359,8 +386,9 @@ public final class LaunchQueue {
     }
 
     /**
-     * Diagnostic: how many of {@link #wakeUps()} found the job outside the window, that is, were wasted. Outside
-     * races with jobs joining in front, this stays zero.
+     * Diagnostic: how many of {@link #wakeUps()} found the job outside the window, that is, were wasted: a timer or a
+     * signal meant for a job in the window that a join pushed out before it ran. The one signal that tells a job it was
+     * pushed out is not counted. Outside races with jobs joining in front, this stays zero.
      */
     public long wakeUpsOutsideWindow() {
         lock.lock();
@@ -371,7 +399,10 @@ public final class LaunchQueue {
         }
     }
 
-    /** Diagnostic: how many queued jobs hold a dial slot right now; never more than {@link #windowSize()}. */
+    /**
+     * Diagnostic: how many of the request's jobs hold a dial slot right now, queued or not. While anything is queued no
+     * job gets a turn that would make it more than {@link #windowSize()}; with nothing queued it is not bounded.
+     */
     public int dialingCount() {
         lock.lock();
         try {
