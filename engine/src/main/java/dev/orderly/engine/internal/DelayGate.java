@@ -18,8 +18,9 @@ import java.util.function.LongSupplier;
  * the thread is interrupted (the request was cancelled).
  *
  * <p>Invariants: {@code notBefore} holds an entry only for a job between a refusal or failure and its next admission
- * or end; it is a concurrent map (each key is touched by its own job only). {@code lock} guards nothing but the
- * waits on {@code never}. This class is thread-safe.
+ * or end, in the gate's clock ({@code nanoTime}, {@code System::nanoTime} but in tests); it is a concurrent map (each
+ * key is touched by its own job only). {@code lock} guards no state: it exists for the timed waits on {@code never}.
+ * This class is thread-safe.
  */
 final class DelayGate implements DialGate {
 
