@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 
 /**
@@ -495,35 +496,28 @@ public final class LaunchQueue {
 
     /** For tests: what the thread waiting for the turn of {@code key} is doing; {@code NONE} if the key is not queued. */
     Wait waitState(JobKey key) {
-        lock.lock();
-        try {
-            Entry entry = queued.get(key);
-            return entry == null ? Wait.NONE : entry.wait;
-        } finally {
-            lock.unlock();
-        }
+        return readEntry(key, e -> e.wait, Wait.NONE);
     }
 
     /** For tests: the not-before time of {@code key}, on the queue's clock. */
     long notBeforeNanos(JobKey key) {
-        lock.lock();
-        try {
-            Entry entry = queued.get(key);
-            if (entry == null) {
-                throw new IllegalStateException(key + " is not queued");
-            }
-            return entry.notBeforeNanos;
-        } finally {
-            lock.unlock();
+        Long notBefore = readEntry(key, e -> e.notBeforeNanos, null);
+        if (notBefore == null) {
+            throw new IllegalStateException(key + " is not queued");
         }
+        return notBefore;
     }
 
     /** For tests: the condition the thread waiting for the turn of {@code key} waits on, or null if not queued. */
     Condition turnOf(JobKey key) {
+        return readEntry(key, e -> e.turn, null);
+    }
+
+    private <T> T readEntry(JobKey key, Function<Entry, T> read, T ifNotQueued) {
         lock.lock();
         try {
             Entry entry = queued.get(key);
-            return entry == null ? null : entry.turn;
+            return entry == null ? ifNotQueued : read.apply(entry);
         } finally {
             lock.unlock();
         }
