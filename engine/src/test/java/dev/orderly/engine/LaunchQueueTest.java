@@ -17,6 +17,9 @@ import java.util.Random;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -25,6 +28,8 @@ import org.junit.jupiter.api.Timeout;
 class LaunchQueueTest {
 
     private static final Duration LONG = Duration.ofSeconds(5);
+    /** A delay no test waits out: a job that must move before it can only be moved by the queue. */
+    private static final Duration HOUR = Duration.ofHours(1);
 
     private final List<TurnWaiter> waiters = new CopyOnWriteArrayList<>();
 
@@ -121,7 +126,7 @@ class LaunchQueueTest {
         queue.awaitTurn(key(4, 0));
         assertEquals(List.of(key(9, 1)), queue.snapshot());
         assertEquals(List.of(key(9, 1)), joined);
-        assertEquals(0, queue.dialingCount());
+        assertEquals(2, queue.dialingCount(), "jobs that took the no-queue path hold dial slots too");
     }
 
     @Test
@@ -137,6 +142,76 @@ class LaunchQueueTest {
         assertEquals(1, queue.dialingCount());
     }
 
+    /**
+     * Waits until the call waits for its turn in the given way: its thread blocked on its own job's {@link Condition}
+     * of this queue (not running, not queueing for the lock), untimed for {@code PARKED} and timed for {@code TIMED},
+     * and the queue's own record agreeing. That is exact, not a guess from silence: such a thread moves only when the
+     * queue signals it, or, timed, when its not-before time comes. Fails at once if the call ended instead.
+     */
+    private static void awaitWaiting(LaunchQueue queue, TurnWaiter waiter, LaunchQueue.Wait wait) {
+        Thread.State state = wait == LaunchQueue.Wait.TIMED ? Thread.State.TIMED_WAITING : Thread.State.WAITING;
+        Thread thread = waiter.thread();
+        await().atMost(LONG).until(() -> waiter.ended() || (thread.getState() == state
+                && LockSupport.getBlocker(thread) == queue.turnOf(waiter.key) && queue.waitState(waiter.key) == wait));
+        assertFalse(waiter.ended(), () -> waiter.key + " got its turn (or threw " + waiter.failure() + ")");
+    }
+
+    private static void awaitParked(LaunchQueue queue, TurnWaiter waiter) {
+        awaitWaiting(queue, waiter, LaunchQueue.Wait.PARKED);
+    }
+
+    @Test
+    void lateLowJobsDoNotDialPastAFullWindow() throws InterruptedException {
+        LaunchQueue queue = new LaunchQueue(10, noDelays()); // window 2
+        joinAndPass(queue, key(5, 0));
+        joinAndPass(queue, key(6, 0)); // both dial from their places: the window's two dial slots are taken
+        List<TurnWaiter> late = new ArrayList<>();
+        for (int segment = 1; segment <= 4; segment++) {
+            late.add(waitFor(queue, key(segment, 1))); // sorts ahead of everything queued, as a re-run does
+        }
+        late.forEach(w -> awaitParked(queue, w));
+        assertEquals(2, queue.dialingCount());
+        assertEquals(List.of(key(1, 1), key(2, 1), key(3, 1), key(4, 1), key(5, 0), key(6, 0)), queue.snapshot());
+
+        queue.refused(key(5, 0)); // one dial resolves: the front job takes its slot, and only it
+        await().atMost(LONG).until(late.get(0)::passed);
+        late.subList(1, 4).forEach(w -> awaitParked(queue, w));
+        assertEquals(2, queue.dialingCount());
+    }
+
+    @Test
+    void lateLowJobsDoNotDialPastAFullWindowOfJobsThatTookTheNoQueuePath() throws InterruptedException {
+        LaunchQueue queue = new LaunchQueue(10, config(LONG, LONG)); // window 2
+        queue.awaitTurn(key(3, 0));
+        queue.awaitTurn(key(4, 0)); // nothing queued: both dial at once, and both count
+        queue.refused(key(9, 0)); // now something is queued
+        TurnWaiter late = waitFor(queue, key(1, 0));
+        awaitParked(queue, late);
+        assertEquals(List.of(key(1, 0), key(9, 0)), queue.snapshot(), "the late job takes the front place");
+
+        queue.leave(key(3, 0)); // a tier2 took (3,0): its dial slot is free
+        await().atMost(LONG).until(late::passed);
+        assertEquals(2, queue.dialingCount());
+    }
+
+    @Test
+    void aTimerDoesNotWakeAJobOutsideTheWindow() {
+        LaunchQueue queue = new LaunchQueue(10, config(Duration.ofMillis(300), LONG)); // window 2
+        queue.refused(key(3, 0));
+        queue.refused(key(4, 0));
+        TurnWaiter three = waitFor(queue, key(3, 0));
+        TurnWaiter four = waitFor(queue, key(4, 0));
+        awaitWaiting(queue, three, LaunchQueue.Wait.TIMED);
+        awaitWaiting(queue, four, LaunchQueue.Wait.TIMED);
+
+        queue.refused(key(1, 0)); // a late low job pushes (4,0) out of the window: it gives up its timed wait
+        awaitParked(queue, four);
+        await().atMost(LONG).until(three::passed);
+        awaitParked(queue, four);
+        assertEquals(0, queue.wakeUpsOutsideWindow(), "a timer woke a job outside the window");
+        assertEquals(2, queue.wakeUps(), "one wake-up moved (4,0) to an untimed wait, one timer let (3,0) dial");
+    }
+
     @Test
     void jobOutsideTheWindowStaysSilentUntilTheWindowReachesIt() throws InterruptedException {
         LaunchQueue queue = new LaunchQueue(10, noDelays()); // window 2
@@ -145,7 +220,7 @@ class LaunchQueueTest {
         queue.refused(key(2, 0));
         TurnWaiter third = waitFor(queue, key(2, 0));
 
-        assertFalse(third.awaitEnd(300), "a job outside the window must not get its turn");
+        awaitParked(queue, third); // untimed, on its own condition: only a signal from the queue can move it
         assertEquals(List.of(key(0, 0), key(1, 0), key(2, 0)), queue.snapshot());
 
         queue.leave(key(0, 0));
@@ -165,22 +240,39 @@ class LaunchQueueTest {
         queue.refused(key(1, 0)); // the re-run of a missing output, created late
         assertEquals(List.of(key(1, 0), key(5, 0), key(6, 0)), queue.snapshot());
         TurnWaiter one = waitFor(queue, key(1, 0));
-        assertFalse(one.awaitEnd(200), "the slot is still held by the dialing job");
+        awaitParked(queue, one); // the slot is still held by the dialing job
 
         queue.refused(key(5, 0)); // five's dial was refused: the slot is free, and one is first
         await().atMost(LONG).until(one::passed);
         TurnWaiter five = waitFor(queue, key(5, 0));
-        assertFalse(five.awaitEnd(300), "five is behind one now and the window is one");
-        assertFalse(six.ended());
+        awaitParked(queue, five); // five is behind one now and the window is one
+        awaitParked(queue, six);
     }
 
     @Test
-    void theHeadRedialsOnlyAfterTheRefusedDelay() throws InterruptedException {
-        LaunchQueue queue = new LaunchQueue(10, config(Duration.ofSeconds(1), LONG));
+    void theHeadRedialsOnlyAfterTheRefusedDelay() {
+        FakeClock clock = new FakeClock();
+        LaunchQueue queue = new LaunchQueue(10, config(Duration.ofMillis(200), LONG), key -> { }, clock);
         queue.refused(key(0, 0));
+        assertEquals(FakeClock.START + Duration.ofMillis(200).toNanos(), queue.notBeforeNanos(key(0, 0)));
         TurnWaiter head = waitFor(queue, key(0, 0));
-        assertFalse(head.awaitEnd(300), "the head redialed before its refused delay");
+        awaitWaiting(queue, head, LaunchQueue.Wait.TIMED); // a timed wait, for the not-before time above
+
+        clock.advance(Duration.ofMillis(200)); // its timer ends after 200 ms of real time, then reads this clock
         await().atMost(LONG).until(head::passed);
+        assertEquals(1, queue.wakeUps());
+    }
+
+    @Test
+    void theHeadRedialsOnlyAfterTheRefusedDelayOnTheRealClock() throws InterruptedException {
+        Duration delay = Duration.ofMillis(300);
+        LaunchQueue queue = new LaunchQueue(10, config(delay, LONG));
+        long start = System.nanoTime();
+        queue.refused(key(0, 0));
+        queue.awaitTurn(key(0, 0));
+        long waited = System.nanoTime() - start;
+        assertTrue(waited >= delay.toNanos(), "redialed after " + waited + " ns, before its refused delay");
+        assertEquals(1, queue.wakeUps(), "one timed wait, woken once by its timer");
     }
 
     @Test
@@ -194,10 +286,15 @@ class LaunchQueueTest {
 
     @Test
     void aFailedJobWaitsTheFailureDelayAndHoldsItsWindowSlotMeanwhile() throws InterruptedException {
-        LaunchQueue queue = new LaunchQueue(10, config(Duration.ZERO, Duration.ofSeconds(1))); // window 2
+        FakeClock clock = new FakeClock();
+        Duration failureDelay = Duration.ofMillis(200);
+        LaunchQueue queue = new LaunchQueue(10, config(Duration.ZERO, failureDelay), key -> { }, clock); // window 2
         joinAndPass(queue, key(0, 0));
+        clock.advance(Duration.ofMillis(5));
         queue.failed(key(0, 0));
         assertEquals(0, queue.dialingCount());
+        assertEquals(FakeClock.START + Duration.ofMillis(5).toNanos() + failureDelay.toNanos(),
+                queue.notBeforeNanos(key(0, 0)));
 
         queue.refused(key(1, 0));
         queue.refused(key(2, 0));
@@ -206,11 +303,13 @@ class LaunchQueueTest {
         TurnWaiter third = waitFor(queue, key(2, 0));
 
         await().atMost(LONG).until(second::passed);
-        assertFalse(third.awaitEnd(300), "the failed job's window slot was given away");
-        assertFalse(failed.ended(), "the failed job redialed before its failure delay");
+        awaitWaiting(queue, failed, LaunchQueue.Wait.TIMED); // holds its place and slot, waits out its delay
+        awaitParked(queue, third); // outside the window: the failed job's slot was not given away
+        clock.advance(failureDelay);
         await().atMost(LONG).until(failed::passed);
-        assertFalse(third.ended());
+        awaitParked(queue, third);
         assertEquals(List.of(key(0, 0), key(1, 0), key(2, 0)), queue.snapshot());
+        assertEquals(2, queue.dialingCount());
     }
 
     @Test
@@ -252,7 +351,7 @@ class LaunchQueueTest {
             assertInstanceOf(InterruptedException.class, w.failure(), w.key.toString());
         }
         assertEquals(List.of(key(0, 1), key(0, 0), key(5_000, 0)), queue.snapshot());
-        assertFalse(later.ended(), "the window is still full");
+        awaitParked(queue, later); // the window is still full
 
         queue.leave(key(0, 0));
         await().atMost(LONG).until(later::passed);
@@ -271,14 +370,63 @@ class LaunchQueueTest {
 
     @Test
     void aWaiterReturnsWhenAnotherThreadMakesItsJobLeave() {
-        LaunchQueue queue = new LaunchQueue(10, config(LONG, LONG));
+        // Its timer is an hour away, and the test waits 5 s: only leave's own signal can let it return in time.
+        LaunchQueue queue = new LaunchQueue(10, config(HOUR, HOUR));
         queue.refused(key(1, 0));
         TurnWaiter waiter = waitFor(queue, key(1, 0));
-        await().atMost(LONG).until(() -> waiter.thread().getState() == Thread.State.TIMED_WAITING
-                || waiter.thread().getState() == Thread.State.WAITING);
+        awaitWaiting(queue, waiter, LaunchQueue.Wait.TIMED);
         queue.leave(key(1, 0));
-        await().atMost(LONG).until(waiter::passed);
+        await("leave(key) wakes the thread waiting for key").atMost(LONG).until(waiter::passed);
         assertEquals(0, queue.size());
+        assertEquals(1, queue.wakeUps());
+    }
+
+    @Test
+    void aWaiterOutsideTheWindowReturnsWhenAnotherThreadMakesItsJobLeave() {
+        LaunchQueue queue = new LaunchQueue(10, config(HOUR, HOUR)); // window 2
+        queue.refused(key(1, 0));
+        queue.refused(key(2, 0));
+        queue.refused(key(3, 0));
+        TurnWaiter waiter = waitFor(queue, key(3, 0));
+        awaitParked(queue, waiter); // untimed: without leave's signal it would wait forever
+        queue.leave(key(3, 0));
+        await("leave(key) wakes the thread waiting for key").atMost(LONG).until(waiter::passed);
+        assertEquals(List.of(key(1, 0), key(2, 0)), queue.snapshot());
+        assertEquals(1, queue.wakeUps());
+    }
+
+    /*
+     * Mutation testing also removes the hand-off in LaunchQueue.waitForTurn (a woken thread that can not dial calls
+     * signalEligible before it parks). No test here kills that mutant, and none can: with these rules it is
+     * equivalent. A woken thread that can not dial either finds no dial slot free, and then no other job can dial
+     * either, or was pushed out of the window by a join in front, and then every job still in the window sorts before
+     * it, and signalEligible, which walks from the head, would have woken any of them that was parked and ready
+     * before it woke this one. (A job that parks later does so because no slot is free.) The hand-off stays as a
+     * defence for any change that breaks this argument, such as reserving slots for signalled threads; such a change
+     * would make a lost wake-up visible at once, because invariantsHold(), asserted before every park, fails when a
+     * ready job in the window stays parked while a dial slot is free (1,000 model schedules and this class, run with
+     * the hand-off removed, never saw it).
+     */
+    @Test
+    void aFreedDialSlotWakesOneReadyJobAndNoOther() throws InterruptedException {
+        FakeClock clock = new FakeClock();
+        EngineConfig windowOfThree = config(HOUR, HOUR).toBuilder().launchWindowMin(3).launchWindowMax(3).build();
+        LaunchQueue queue = new LaunchQueue(1, windowOfThree, key -> { }, clock);
+        queue.awaitTurn(key(1, 0));
+        queue.awaitTurn(key(2, 0));
+        queue.awaitTurn(key(3, 0)); // nothing queued: three dial, all three dial slots are taken
+        queue.refused(key(4, 0)); // the head, waiting out an hour on the fake clock
+        TurnWaiter five = waitFor(queue, key(5, 0));
+        TurnWaiter six = waitFor(queue, key(6, 0));
+        awaitParked(queue, five);
+        awaitParked(queue, six); // both ready, both in the window, no slot
+
+        queue.leave(key(1, 0)); // one slot frees: one thread is woken, the one nearer the head
+        await().atMost(LONG).until(() -> five.ended() || six.ended());
+        assertTrue(five.passed(), "the ready job nearer the head takes the slot");
+        awaitParked(queue, six);
+        assertEquals(1, queue.wakeUps(), "one slot freed, so one thread woken");
+        assertEquals(0, queue.wakeUpsOutsideWindow());
     }
 
     @Test
@@ -286,7 +434,7 @@ class LaunchQueueTest {
         LaunchQueue queue = new LaunchQueue(10, config(LONG, LONG));
         queue.refused(key(1, 0));
         TurnWaiter first = waitFor(queue, key(1, 0));
-        await().atMost(LONG).until(() -> first.thread().getState() == Thread.State.TIMED_WAITING);
+        awaitWaiting(queue, first, LaunchQueue.Wait.TIMED);
         IllegalStateException e = assertThrows(IllegalStateException.class, () -> queue.awaitTurn(key(1, 0)));
         assertTrue(e.getMessage().contains("segment 1 stage 0"), e.getMessage());
     }
@@ -344,15 +492,31 @@ class LaunchQueueTest {
             queue.refused(k);
             behind.add(waitFor(queue, k));
         }
-        await().atMost(LONG).until(() -> behind.stream().allMatch(w -> w.thread().getState() == Thread.State.WAITING));
+        behind.forEach(w -> awaitParked(queue, w));
 
-        for (int refusal = 0; refusal < 200; refusal++) {
+        for (int refusal = 0; refusal < 100; refusal++) {
             queue.awaitTurn(key(0, 0));
             queue.refused(key(0, 0));
         }
 
         assertTrue(queue.wakeUps() > 0, "the head's own timed waits are counted");
+        assertTrue(queue.wakeUps() <= 100, "only the head's timer may wake anyone, once a refusal: " + queue.wakeUps());
         assertEquals(0, queue.wakeUpsOutsideWindow(), "a job outside the window was woken");
         assertTrue(behind.stream().noneMatch(TurnWaiter::ended));
+    }
+
+    /** A clock that moves only when told: the queue's not-before times become exact numbers. */
+    private static final class FakeClock implements LongSupplier {
+        static final long START = 1_000_000_000L;
+        private final AtomicLong now = new AtomicLong(START);
+
+        @Override
+        public long getAsLong() {
+            return now.get();
+        }
+
+        void advance(Duration by) {
+            now.addAndGet(by.toNanos());
+        }
     }
 }

@@ -15,12 +15,14 @@ import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.II_Result;
 
 /**
- * Window bound: in a window of 1, two queued jobs never both hold a dial slot.
+ * Window bound: in a window of 1, while anything is queued, two jobs never both hold a dial slot — also when one of
+ * them takes the no-queue path.
  *
- * <p>Job B (segment 2) is queued and at the head. Actor {@code late} makes job A (segment 1) join in front of it —
- * a late low job, as the re-run of a missing output is — and waits for its turn; actor {@code head} waits for B's
- * turn. Whichever passes first may have sorted behind the other, but it holds the only dial slot until it leaves, so
- * the other must wait for that leave.
+ * <p>Job B (segment 2) is queued and at the head. Actor {@code late} calls {@code awaitTurn(A)} for job A (segment 1),
+ * which is not queued, exactly as the engine starts a late low job (the re-run of a missing output): A sorts ahead of
+ * everything queued, so it dials at once if the dial slot is free and otherwise takes the front place. Actor
+ * {@code head} waits for B's turn. Whichever passes first holds the only dial slot until it leaves, so the other must
+ * wait for that leave.
  *
  * <p>The first to pass keeps its slot until the other has either passed too (the bug this test is after) or is
  * parked waiting (bounded by {@link Waiter#PATIENCE}, in case the other has not even started); only then does it leave.
@@ -28,10 +30,10 @@ import org.openjdk.jcstress.infra.results.II_Result;
  * or second while the other still held its slot (3, forbidden).
  */
 @JCStressTest
-@Description("Window of 1: a late low job joining in front of a queued head and the head itself race through "
-        + "awaitTurn; the second to pass must wait until the first has left (at most windowSize() queued jobs dial).")
-@Outcome(id = "1, 2", expect = ACCEPTABLE, desc = "A (joined in front) passed first; B passed after A left.")
-@Outcome(id = "2, 1", expect = ACCEPTABLE, desc = "B passed before A joined; A waited for B's dial to resolve.")
+@Description("Window of 1: a late low job (not queued, sorting ahead of the queued head) and the head itself race "
+        + "through awaitTurn; the second to pass must wait until the first has left (at most windowSize() jobs dial).")
+@Outcome(id = "1, 2", expect = ACCEPTABLE, desc = "A (no-queue path) passed first; B passed after A left.")
+@Outcome(id = "2, 1", expect = ACCEPTABLE, desc = "B passed first; A took the front place and waited for B's dial to resolve.")
 @Outcome(id = {"1, 3", "3, 1"}, expect = FORBIDDEN, desc = "Both held a dial slot at once in a window of 1.")
 @Outcome(expect = FORBIDDEN, desc = "Anything else: -1 never woke (lost wake-up), -2 interrupted, -3 threw.")
 @State
@@ -52,7 +54,6 @@ public class WindowBoundTest {
 
     @Actor
     public void late(II_Result r) {
-        queue.refused(A);
         Waiter waiter = Waiter.start(queue, A, () -> passHoldAndLeave(A, () -> headJob));
         lateJob = waiter;
         r.r1 = waiter.await();

@@ -7,6 +7,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongSupplier;
 
 /**
  * The unordered baseline: no queue and no window. A job that was never refused and never failed dials at once; a
@@ -17,20 +18,31 @@ import java.util.concurrent.locks.ReentrantLock;
  * the thread is interrupted (the request was cancelled).
  *
  * <p>Invariants: {@code notBefore} holds an entry only for a job between a refusal or failure and its next admission
- * or end; it is a concurrent map (each key is touched by its own job only). {@code lock} guards nothing but the
- * waits on {@code never}. This class is thread-safe.
+ * or end, in the gate's clock ({@code nanoTime}, {@code System::nanoTime} but in tests); it is a concurrent map (each
+ * key is touched by its own job only). {@code lock} guards no state: it exists for the timed waits on {@code never}.
+ * This class is thread-safe.
  */
 final class DelayGate implements DialGate {
 
     private final long refusedDelayNanos;
     private final long failureDelayNanos;
+    private final LongSupplier nanoTime;
     private final Map<JobKey, Long> notBefore = new ConcurrentHashMap<>();
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition never = lock.newCondition();
 
     DelayGate(EngineConfig config) {
+        this(config, System::nanoTime);
+    }
+
+    /**
+     * A gate that reads not-before times from {@code nanoTime}, for tests that decide what time it is. Waits still
+     * take real time: a timed wait ends when the real delay has passed and then reads {@code nanoTime} again.
+     */
+    DelayGate(EngineConfig config, LongSupplier nanoTime) {
         this.refusedDelayNanos = config.refusedDelay().toNanos();
         this.failureDelayNanos = config.failureDelay().toNanos();
+        this.nanoTime = nanoTime;
     }
 
     @Override
@@ -44,23 +56,29 @@ final class DelayGate implements DialGate {
         }
         lock.lock();
         try {
-            long wait;
-            while ((wait = until - System.nanoTime()) > 0) {
-                never.awaitNanos(wait);
-            }
+            awaitUntil(until);
         } finally {
             lock.unlock();
         }
     }
 
+    /** Waits, costing no CPU, until {@code until} on the gate's clock, or throws when interrupted. */
+    private void awaitUntil(long until) throws InterruptedException {
+        assert lock.isHeldByCurrentThread();
+        long wait;
+        while ((wait = until - nanoTime.getAsLong()) > 0) {
+            never.awaitNanos(wait);
+        }
+    }
+
     @Override
     public void refused(JobKey key) {
-        notBefore.put(key, System.nanoTime() + refusedDelayNanos);
+        notBefore.put(key, nanoTime.getAsLong() + refusedDelayNanos);
     }
 
     @Override
     public void failed(JobKey key) {
-        notBefore.put(key, System.nanoTime() + failureDelayNanos);
+        notBefore.put(key, nanoTime.getAsLong() + failureDelayNanos);
     }
 
     @Override

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Timeout;
 /**
  * Random, reproducible schedules of join / refused / failed / leave / interrupt, each run on a real
  * {@link LaunchQueue} with one virtual thread per {@code awaitTurn} call, and checked after every step against
- * {@link QueueModel}, a sequential model of DESIGN section 4.
+ * {@link QueueModel}, a sequential model of the launch queue's rules.
  *
  * <p>How real threads are driven deterministically: the controller (the test thread) applies one operation at a
  * time — {@code awaitTurn} on a new virtual thread, everything else itself — and then waits until the queue has

@@ -5,7 +5,7 @@ import dev.orderly.api.JobKey;
 /** One step of a schedule: an operation on the launch queue for one job. */
 record Op(Kind kind, JobKey key) {
 
-    /** The operations of DESIGN section 4, plus the cancellation of a waiting job. */
+    /** The launch queue's operations, plus the cancellation of a waiting job. */
     enum Kind {
         /** {@code awaitTurn(key)}, on a new virtual thread for the job. */
         TURN,

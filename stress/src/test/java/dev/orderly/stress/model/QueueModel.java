@@ -4,21 +4,24 @@ import dev.orderly.api.JobKey;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * A sequential, single-threaded model of DESIGN section 4, the launch queue, against which the real
+ * A sequential, single-threaded model of the launch queue's rules, against which the real
  * {@link dev.orderly.engine.LaunchQueue} is checked one operation at a time.
  *
  * <p>It is written from the rules, not from the implementation: queued jobs in launch order; the window is the
- * first {@code window} of them; a job may dial (return from {@code awaitTurn}) only inside the window, once its
- * not-before time has passed, and while fewer than {@code window} queued jobs hold a dial slot; when several may, the
- * one closest to the head goes first. A job that is not queued, with nothing queued ahead, passes without joining.
- * Refused jobs may dial again at once (refusedDelay 0); failed jobs never within a schedule (failureDelay one hour),
- * so there are no timers in the model: every outcome follows from the order of operations alone.
+ * first {@code window} of them; a job holds a dial slot from the return of {@code awaitTurn} until it reports back
+ * ({@code refused}, {@code failed} or {@code leave}), whether it was queued or not. A queued job may dial only inside
+ * the window, once its not-before time has passed, and while fewer than {@code window} jobs hold a dial slot; when
+ * several may, the one closest to the head goes first. A job that is not queued passes without joining when nothing is
+ * queued (no bound at all), or when it sorts ahead of everything queued and a dial slot is free; otherwise it joins at
+ * its place. Refused jobs may dial again at once (refusedDelay 0); failed jobs never within a schedule (failureDelay
+ * one hour), so there are no timers in the model: every outcome follows from the order of operations alone.
  */
 final class QueueModel {
 
@@ -30,7 +33,6 @@ final class QueueModel {
 
     private static final class Entry {
         boolean ready;
-        boolean dialing;
         int waiter = -1; // index of the awaitTurn call waiting for this entry's turn, or -1
     }
 
@@ -38,7 +40,7 @@ final class QueueModel {
     private final TreeMap<JobKey, Entry> queued = new TreeMap<>();
     private final List<Call> calls = new ArrayList<>();
     private final Map<JobKey, Integer> waiterOf = new HashMap<>();
-    private int dialing;
+    private final Set<JobKey> dialers = new HashSet<>(); // every job holding a dial slot, queued or not
 
     QueueModel(int window) {
         this.window = window;
@@ -50,8 +52,9 @@ final class QueueModel {
         calls.add(Call.BLOCKED);
         Entry entry = queued.get(key);
         if (entry == null) {
-            if (queued.isEmpty() || queued.firstKey().compareTo(key) > 0) {
-                calls.set(call, Call.RETURNED); // no queue, no wait: it does not join
+            if (queued.isEmpty() || (queued.firstKey().compareTo(key) > 0 && dialers.size() < window)) {
+                calls.set(call, Call.RETURNED); // no queue, no wait: it does not join, but it holds a dial slot
+                dialers.add(key);
                 return call;
             }
             entry = new Entry();
@@ -77,15 +80,15 @@ final class QueueModel {
     private void requeue(JobKey key, boolean ready) {
         Entry entry = queued.computeIfAbsent(key, k -> new Entry());
         entry.ready = ready;
-        releaseSlot(entry);
+        dialers.remove(key);
         admit();
     }
 
     /** {@code leave(key)}: gone, idempotent; a call waiting for its turn returns. */
     void leave(JobKey key) {
         Entry entry = queued.remove(key);
+        dialers.remove(key);
         if (entry != null) {
-            releaseSlot(entry);
             if (entry.waiter >= 0) {
                 calls.set(entry.waiter, Call.RETURNED);
                 waiterOf.remove(key);
@@ -99,22 +102,14 @@ final class QueueModel {
         Entry entry = queued.remove(key);
         calls.set(entry.waiter, Call.INTERRUPTED);
         waiterOf.remove(key);
-        releaseSlot(entry);
         admit();
-    }
-
-    private void releaseSlot(Entry entry) {
-        if (entry.dialing) {
-            entry.dialing = false;
-            dialing--;
-        }
     }
 
     /** Lets the waiting jobs that may now dial do so, head first, while dial slots are free. */
     private void admit() {
         int position = 0;
         for (Map.Entry<JobKey, Entry> e : queued.entrySet()) {
-            if (position++ >= window || dialing >= window) {
+            if (position++ >= window || dialers.size() >= window) {
                 return;
             }
             Entry entry = e.getValue();
@@ -122,21 +117,20 @@ final class QueueModel {
                 calls.set(entry.waiter, Call.RETURNED);
                 waiterOf.remove(e.getKey());
                 entry.waiter = -1;
-                entry.dialing = true;
-                dialing++;
+                dialers.add(e.getKey());
             }
         }
     }
 
     JobState state(JobKey key) {
         Entry entry = queued.get(key);
+        if (dialers.contains(key)) {
+            return JobState.DIALING;
+        }
         if (entry == null) {
             return JobState.NOT_QUEUED;
         }
-        if (entry.waiter >= 0) {
-            return JobState.WAITING;
-        }
-        return entry.dialing ? JobState.DIALING : JobState.QUEUED;
+        return entry.waiter >= 0 ? JobState.WAITING : JobState.QUEUED;
     }
 
     /** The operations a job in this state may see next (what a job, or the request cancelling it, can do). */
@@ -154,7 +148,7 @@ final class QueueModel {
     }
 
     int dialing() {
-        return dialing;
+        return dialers.size();
     }
 
     /** What every {@code awaitTurn} call of the schedule, by index, should be doing now. */
@@ -171,8 +165,8 @@ final class QueueModel {
     public String toString() {
         StringBuilder sb = new StringBuilder("[");
         queued.forEach((key, e) -> sb.append(sb.length() > 1 ? ", " : "").append(key.segment()).append('/')
-                .append(key.stage()).append(e.dialing ? " dialing" : e.waiter >= 0 ? " waiting" : " queued")
+                .append(key.stage()).append(dialers.contains(key) ? " dialing" : e.waiter >= 0 ? " waiting" : " queued")
                 .append(e.ready ? "" : " (failed)"));
-        return sb.append("] dialing=").append(dialing).toString();
+        return sb.append("] dialing=").append(dialers).toString();
     }
 }
