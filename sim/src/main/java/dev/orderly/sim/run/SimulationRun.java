@@ -6,7 +6,8 @@ import dev.orderly.api.RequestFailedException;
 import dev.orderly.api.RequestResult;
 import dev.orderly.engine.Orderly;
 import dev.orderly.sim.fleet.SimulatedFleet;
-import dev.orderly.sim.fleet.SimulatedTier2;
+import dev.orderly.sim.fleet.TenantDoor;
+import dev.orderly.sim.fleet.TenantFleet;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -14,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * Runs one {@link RunSpec} of a {@link Scenario}: a fresh fleet, one engine per strategy, and every tenant's request
@@ -28,6 +30,7 @@ public final class SimulationRun {
     private final RunSpec spec;
     private final Duration progressPeriod;
     private final Consumer<ProgressSample> progress;
+    private final Function<Scenario, TenantFleet> fleets;
 
     /**
      * @param scenario what every run shares
@@ -36,6 +39,15 @@ public final class SimulationRun {
      * @param progress receives a sample every period, and one last one at the end
      */
     public SimulationRun(Scenario scenario, RunSpec spec, Duration progressPeriod, Consumer<ProgressSample> progress) {
+        this(scenario, spec, progressPeriod, progress, s -> new SimulatedFleet(s.fleet()));
+    }
+
+    /**
+     * A run whose tenants send their jobs to the fleet {@code fleets} opens for it (a real one, for instance), instead
+     * of a fresh simulated fleet.
+     */
+    public SimulationRun(Scenario scenario, RunSpec spec, Duration progressPeriod, Consumer<ProgressSample> progress,
+                         Function<Scenario, TenantFleet> fleets) {
         if (spec.tenants() != scenario.tenants()) {
             throw new IllegalArgumentException("the run has " + spec.tenants() + " tenants, the scenario "
                     + scenario.tenants());
@@ -48,11 +60,12 @@ public final class SimulationRun {
         this.spec = spec;
         this.progressPeriod = progressPeriod;
         this.progress = progress;
+        this.fleets = fleets;
     }
 
     /** Runs every tenant's request to its end and returns what happened. */
     public RunResult run() throws InterruptedException {
-        SimulatedFleet fleet = new SimulatedFleet(scenario.fleet());
+        TenantFleet fleet = fleets.apply(scenario);
         Map<Strategy, Engine> engines = new EnumMap<>(Strategy.class);
         for (Strategy s : spec.tenantStrategies()) {
             engines.computeIfAbsent(s, k -> Orderly.engine(scenario.engineConfig(k)));
@@ -64,12 +77,12 @@ public final class SimulationRun {
         for (int i = 0; i < n; i++) {
             String name = RunSpec.tenantName(i);
             Strategy strategy = spec.tenantStrategies().get(i);
-            SimulatedTier2 tier2 = fleet.tenant(name, scenario.stages());
+            TenantDoor tier2 = fleet.tenant(name, scenario.stages());
             TenantRecorder recorder = new TenantRecorder(name, strategy, (int) scenario.segments(),
                     scenario.stages(), origin);
             SimulatedClient client = new SimulatedClient(tier2, recorder, scenario.fleet().timeScale(),
                     scenario.clientTime());
-            Request request = new Request(name, scenario.plan(), tier2, tier2.outputs(), client, recorder);
+            Request request = new Request(name, scenario.plan(), tier2.tier2(), tier2.outputs(), client, recorder);
             recorders.add(recorder);
             tenants.add(new Tenant(engines.get(strategy), request, recorder));
         }
@@ -100,7 +113,7 @@ public final class SimulationRun {
         return new RunResult(spec, results, fleet.stats(), wall, scenario.fleet().timeScale());
     }
 
-    private ProgressSample sample(SimulatedFleet fleet, List<TenantRecorder> recorders, long origin) {
+    private ProgressSample sample(TenantFleet fleet, List<TenantRecorder> recorders, long origin) {
         long delivered = 0;
         long refusals = 0;
         int queued = 0;
