@@ -69,6 +69,7 @@ public final class Tier2Processes implements AutoCloseable {
         command.add(ProcessHandle.current().info().command().orElse(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString()));
         command.add("--enable-preview");
+        command.add("--enable-native-access=ALL-UNNAMED"); // Netty loads its native transport
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
         command.add(MAIN);
