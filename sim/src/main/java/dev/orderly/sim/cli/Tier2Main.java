@@ -105,18 +105,25 @@ public final class Tier2Main implements Callable<Integer> {
         }
         PrintWriter out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
         PrintWriter err = new PrintWriter(System.err, true, StandardCharsets.UTF_8);
+        System.exit(execute(args, out, err));
+    }
+
+    /** Runs the process with {@code args}: returns only on a bad option or a failure to start (or after draining). */
+    static int execute(String[] args, PrintWriter out, PrintWriter err) {
         CommandLine cl = new CommandLine(new Tier2Main(out));
         cl.setOut(out);
         cl.setErr(err);
         cl.setParameterExceptionHandler((ex, a) -> {
             err.println("tier2: " + firstLine(ex.getMessage()) + " (see --help)");
+            err.flush();
             return 2;
         });
         cl.setExecutionExceptionHandler((ex, c, parsed) -> {
             err.println("tier2: " + firstLine(String.valueOf(ex)));
+            err.flush();
             return 1;
         });
-        System.exit(cl.execute(args));
+        return cl.execute(args);
     }
 
     @Override
