@@ -30,6 +30,7 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -82,6 +83,12 @@ final class FleetCommand implements Callable<Integer> {
         this.out = out;
         this.err = err;
         this.terminal = terminal;
+    }
+
+    /** The {@code fleet} command line, with its {@code bench} subcommand. */
+    static CommandLine commandLine(PrintWriter out, PrintWriter err, boolean terminal) {
+        return new CommandLine(new FleetCommand(out, err, terminal))
+                .addSubcommand("bench", new FleetBenchCommand(out));
     }
 
     @Override
