@@ -1,10 +1,12 @@
 package dev.orderly.grpc;
 
+import com.google.protobuf.ByteString;
 import dev.orderly.api.Job;
 import dev.orderly.api.Tier2Call;
 import dev.orderly.api.Tier2Client;
 import dev.orderly.api.Tier2Exception;
 import dev.orderly.grpc.proto.ProcessRangeRequest;
+import dev.orderly.grpc.proto.ProcessRangeResponse;
 import io.grpc.CallOptions;
 import io.grpc.ClientCall;
 import io.grpc.Grpc;
@@ -12,7 +14,6 @@ import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
 import io.grpc.stub.ClientCalls;
-import com.google.protobuf.ByteString;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -75,11 +76,9 @@ public final class GrpcTier2Client implements Tier2Client, AutoCloseable {
                 .setWork(bytes == null ? ByteString.EMPTY : ByteString.copyFrom(bytes))
                 .build();
         GrpcTier2Call call = new GrpcTier2Call(job);
-        ClientCall<ProcessRangeRequest, ?> clientCall = channel.newCall(Tier2Protocol.PROCESS_RANGE, options);
-        @SuppressWarnings("unchecked")
-        ClientCall<ProcessRangeRequest, dev.orderly.grpc.proto.ProcessRangeResponse> typed =
-                (ClientCall<ProcessRangeRequest, dev.orderly.grpc.proto.ProcessRangeResponse>) clientCall;
-        ClientCalls.asyncServerStreamingCall(typed, request, call);
+        ClientCall<ProcessRangeRequest, ProcessRangeResponse> clientCall =
+                channel.newCall(Tier2Protocol.PROCESS_RANGE, options);
+        ClientCalls.asyncServerStreamingCall(clientCall, request, call);
         try {
             call.awaitAdmitted();
         } catch (Tier2Exception | InterruptedException | RuntimeException e) {

@@ -61,6 +61,11 @@ abstract class Transport implements AutoCloseable {
     }
 
     @Override
+    public void close() throws Exception {
+        // the in-memory fleet holds nothing
+    }
+
+    @Override
     public String toString() {
         return getClass().getSimpleName();
     }
@@ -164,9 +169,5 @@ abstract class Transport implements AutoCloseable {
             channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
             server.close();
         }
-    }
-
-    @Override
-    public void close() throws Exception {
     }
 }
