@@ -36,6 +36,7 @@ class Tier2ServerTest {
     private final List<AutoCloseable> toClose = new ArrayList<>();
     private final CountDownLatch finish = new CountDownLatch(1);
     private final AtomicInteger interrupted = new AtomicInteger();
+    private final java.util.concurrent.Semaphore started = new java.util.concurrent.Semaphore(0);
 
     @AfterEach
     void tearDown() throws Exception {
@@ -47,6 +48,7 @@ class Tier2ServerTest {
 
     /** Blocks until the test says finish; counts the interrupts it sees. */
     private final JobWorker blocking = (job, work) -> {
+        started.release();
         try {
             finish.await();
         } catch (InterruptedException e) {
@@ -88,6 +90,7 @@ class Tier2ServerTest {
     void closingTheCallCancelsTheServerJobAndFreesItsSlot() throws Exception {
         Fixture f = inProcess(Tier2Server.builder().maxConcurrentJobs(1).worker(blocking));
         Tier2Call call = f.client().dial(job(0));
+        assertTrue(started.tryAcquire(5, SECONDS), "the job never started");
         call.close();
         await().atMost(5, SECONDS).until(() -> f.server().jobsHeld() == 0);
         assertEquals(1, interrupted.get());
@@ -97,6 +100,7 @@ class Tier2ServerTest {
     void interruptingAwaitCancelsTheServerJob() throws Exception {
         Fixture f = inProcess(Tier2Server.builder().maxConcurrentJobs(1).worker(blocking));
         Tier2Call call = f.client().dial(job(0));
+        assertTrue(started.tryAcquire(5, SECONDS), "the job never started");
         Thread waiter = Thread.ofVirtual().start(() -> {
             try {
                 call.await();
@@ -204,6 +208,7 @@ class Tier2ServerTest {
         Fixture f = inProcess(Tier2Server.builder().maxConcurrentJobs(1).worker(blocking)
                 .drainGrace(Duration.ofMillis(100)));
         Tier2Call running = f.client().dial(job(0));
+        assertTrue(started.tryAcquire(5, SECONDS), "the job never started");
         f.server().close();
         assertEquals(Kind.RETRYABLE, assertThrows(Tier2Exception.class, running::await).kind());
         assertEquals(0, f.server().jobsHeld());
