@@ -100,35 +100,43 @@ final class GrpcTier2Call implements Tier2Call, ClientResponseObserver<ProcessRa
      * @throws InterruptedException if interrupted while waiting; the call is then cancelled
      */
     void awaitAdmitted() throws Tier2Exception, InterruptedException {
-        lock.lock();
         try {
-            while (!admitted && !ended) {
-                changed.await();
-            }
-            if (!admitted) {
-                throw outcome != null ? outcome : StatusMapping.endedWithoutCompleted(false, what);
-            }
+            waitFor(true);
         } catch (InterruptedException e) {
             cancel("dial interrupted");
             throw e;
-        } finally {
-            lock.unlock();
         }
     }
 
     @Override
     public void await() throws Tier2Exception, InterruptedException {
+        try {
+            waitFor(false);
+        } catch (InterruptedException e) {
+            cancel("job cancelled by the tier1");
+            throw e;
+        }
+    }
+
+    /**
+     * Waits until the call is admitted (if {@code admission}) or has ended, and throws why it ended if it did not end
+     * as wanted. The caller cancels on an interrupt, after this has let go of the lock.
+     */
+    private void waitFor(boolean admission) throws Tier2Exception, InterruptedException {
         lock.lock();
         try {
-            while (!ended) {
+            while (!ended && !(admission && admitted)) {
                 changed.await();
+            }
+            if (admission && admitted) {
+                return;
             }
             if (outcome != null) {
                 throw outcome;
             }
-        } catch (InterruptedException e) {
-            cancel("job cancelled by the tier1");
-            throw e;
+            if (admission) {
+                throw StatusMapping.endedWithoutCompleted(false, what); // Completed with no Admitted first
+            }
         } finally {
             lock.unlock();
         }
