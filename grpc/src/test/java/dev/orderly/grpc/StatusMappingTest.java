@@ -154,6 +154,27 @@ class StatusMappingTest {
     }
 
     @Test
+    void interruptedDialCancelsTheCallOnTheTier2() throws Exception {
+        java.util.concurrent.CountDownLatch cancelled = new java.util.concurrent.CountDownLatch(1);
+        GrpcTier2Client client = scripted(false, out -> ((io.grpc.stub.ServerCallStreamObserver<ProcessRangeResponse>)
+                out).setOnCancelHandler(cancelled::countDown)); // never admits, never ends
+        java.util.concurrent.atomic.AtomicReference<Throwable> thrown = new java.util.concurrent.atomic.AtomicReference<>();
+        Thread dialer = Thread.ofVirtual().start(() -> {
+            try {
+                client.dial(JOB);
+            } catch (Throwable e) {
+                thrown.set(e);
+            }
+        });
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> dialer.getState()
+                == Thread.State.WAITING);
+        dialer.interrupt();
+        dialer.join(Duration.ofSeconds(5));
+        assertTrue(thrown.get() instanceof InterruptedException, String.valueOf(thrown.get()));
+        assertTrue(cancelled.await(5, TimeUnit.SECONDS), "the tier2 never saw the cancel");
+    }
+
+    @Test
     void noServerAtAllIsUnreachable() throws Exception {
         channel = InProcessChannelBuilder.forName("nobody-" + InProcessServerBuilder.generateName()).build();
         GrpcTier2Client client = GrpcTier2Client.builder().channel(channel).build();
