@@ -45,7 +45,8 @@ import picocli.CommandLine.Spec;
  * {@code --kill-one-at} one instance is killed ({@code kill -9}) that long into each run. No child process outlives
  * the command: success, failure and Ctrl-C alike (a shutdown hook stops them).
  */
-@Command(name = "fleet", mixinStandardHelpOptions = true, version = "orderly fleet 0.1.0", sortOptions = false, usageHelpAutoWidth = true,
+@Command(name = "fleet", mixinStandardHelpOptions = true, version = "orderly fleet 0.1.0",
+        sortOptions = false, usageHelpAutoWidth = true,
         description = {
             "Runs the scenario against real tier2 processes on 127.0.0.1 over gRPC: --instances processes with"
                     + " --slots slots each, the tenants' requests ordered, then unordered; prints the table and"
