@@ -119,7 +119,10 @@ public final class GrpcTier2Client implements Tier2Client, AutoCloseable {
         private Builder() {
         }
 
-        /** Any gRPC target, e.g. {@code dns:///tier2.internal:9000} (a Kubernetes headless Service) or {@code host:port}. */
+        /**
+         * Any gRPC target, e.g. {@code dns:///tier2.internal:9000} (a Kubernetes headless Service) or
+         * {@code host:port}.
+         */
         public Builder target(String target) {
             Objects.requireNonNull(target, "target");
             if (target.isBlank()) {
@@ -132,7 +135,8 @@ public final class GrpcTier2Client implements Tier2Client, AutoCloseable {
         /**
          * A static fleet: every {@code host:port} is one instance.
          *
-         * @throws IllegalArgumentException naming the address when one is not {@code host:port}, or if the list is empty
+         * @throws IllegalArgumentException naming the address when one is not {@code host:port}, or if the list is
+         *     empty
          */
         public Builder addresses(List<String> addresses) {
             Objects.requireNonNull(addresses, "addresses");

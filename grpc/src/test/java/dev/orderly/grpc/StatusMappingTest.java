@@ -57,7 +57,8 @@ class StatusMappingTest {
     }
 
     /** A tier2 that answers every call the same way. */
-    private GrpcTier2Client scripted(boolean admitFirst, Consumer<io.grpc.stub.StreamObserver<ProcessRangeResponse>> end)
+    private GrpcTier2Client scripted(boolean admitFirst,
+                                     Consumer<io.grpc.stub.StreamObserver<ProcessRangeResponse>> end)
             throws IOException {
         String name = InProcessServerBuilder.generateName();
         ServerServiceDefinition service = ServerServiceDefinition.builder(Tier2Protocol.SERVICE_NAME)
@@ -158,7 +159,8 @@ class StatusMappingTest {
         java.util.concurrent.CountDownLatch cancelled = new java.util.concurrent.CountDownLatch(1);
         GrpcTier2Client client = scripted(false, out -> ((io.grpc.stub.ServerCallStreamObserver<ProcessRangeResponse>)
                 out).setOnCancelHandler(cancelled::countDown)); // never admits, never ends
-        java.util.concurrent.atomic.AtomicReference<Throwable> thrown = new java.util.concurrent.atomic.AtomicReference<>();
+        java.util.concurrent.atomic.AtomicReference<Throwable> thrown =
+                new java.util.concurrent.atomic.AtomicReference<>();
         Thread dialer = Thread.ofVirtual().start(() -> {
             try {
                 client.dial(JOB);

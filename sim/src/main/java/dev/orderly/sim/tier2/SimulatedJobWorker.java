@@ -66,7 +66,8 @@ public final class SimulatedJobWorker implements JobWorker {
             case OUTPUT_MISSING -> {
                 // succeeded, but the output never reaches the store: the tier1 must re-run it
             }
-            case EXECUTION_TIMEOUT -> throw Tier2Exception.executionTimeout(where + " ran past its deadline (simulated)");
+            case EXECUTION_TIMEOUT ->
+                    throw Tier2Exception.executionTimeout(where + " ran past its deadline (simulated)");
             case RETRYABLE -> throw Tier2Exception.retryable(where + " failed (simulated stream reset)", null);
             case FATAL -> throw Tier2Exception.fatal(where + " failed (simulated fatal error: bad module)", null);
         }
