@@ -97,6 +97,7 @@ public final class OrderlyCommand implements Callable<Integer> {
     /** Runs the command with {@code args}, printing to {@code out} and {@code err}; returns the exit code. */
     static int execute(String[] args, PrintWriter out, PrintWriter err, boolean terminal) {
         CommandLine cl = new CommandLine(new OrderlyCommand(out, err, terminal));
+        cl.addSubcommand("fleet", FleetCommand.commandLine(out, err, terminal));
         cl.setOut(out);
         cl.setErr(err);
         cl.setParameterExceptionHandler((ex, a) -> {

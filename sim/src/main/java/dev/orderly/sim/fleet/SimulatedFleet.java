@@ -28,7 +28,7 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * @see dev.orderly.api.Tier2Client
  */
-public final class SimulatedFleet {
+public final class SimulatedFleet implements TenantFleet {
 
     private final FleetConfig config;
     private final FateDraws draws;
@@ -74,11 +74,13 @@ public final class SimulatedFleet {
      * @param name the tenant's name, also used in the outputs it writes
      * @param stages the request's stages; the last one writes the output the client reads
      */
+    @Override
     public SimulatedTier2 tenant(String name, int stages) {
         return new SimulatedTier2(this, name, stages);
     }
 
     /** A snapshot of what the fleet has done so far. */
+    @Override
     public FleetStats stats() {
         lock.lock();
         try {

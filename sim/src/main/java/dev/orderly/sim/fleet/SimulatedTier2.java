@@ -7,14 +7,13 @@ import dev.orderly.api.Tier2Call;
 import dev.orderly.api.Tier2Client;
 import dev.orderly.api.Tier2Exception;
 import dev.orderly.engine.InMemoryOutputStore;
-import java.nio.charset.StandardCharsets;
 
 /**
  * One tenant's door into a {@link SimulatedFleet}: a real {@link Tier2Client} whose last-stage jobs write into this
  * tenant's own {@link #outputs() store}. Dialing never blocks: the load balancer picks an instance and that instance
  * either takes the job or refuses it at once. This class is thread-safe.
  */
-public final class SimulatedTier2 implements Tier2Client {
+public final class SimulatedTier2 implements Tier2Client, TenantDoor {
 
     private final SimulatedFleet fleet;
     private final String name;
@@ -31,18 +30,26 @@ public final class SimulatedTier2 implements Tier2Client {
     }
 
     /** The tenant's name. */
+    @Override
     public String name() {
         return name;
     }
 
+    @Override
+    public Tier2Client tier2() {
+        return this;
+    }
+
     /** Where this tenant's last-stage jobs leave their outputs. */
+    @Override
     public OutputStore outputs() {
         return outputs;
     }
 
     /** The output a job of this tenant writes for {@code segment}; a client checks what it reads against it. */
+    @Override
     public byte[] expectedOutput(long segment) {
-        return (name + ":" + segment).getBytes(StandardCharsets.UTF_8);
+        return SimulatedWork.output(name, segment);
     }
 
     @Override

@@ -1,7 +1,7 @@
 package dev.orderly.sim.run;
 
 import dev.orderly.api.SegmentConsumer;
-import dev.orderly.sim.fleet.SimulatedTier2;
+import dev.orderly.sim.fleet.TenantDoor;
 import dev.orderly.sim.fleet.TimeScale;
 import java.time.Duration;
 import java.util.Arrays;
@@ -16,14 +16,14 @@ import java.util.Arrays;
  */
 final class SimulatedClient implements SegmentConsumer {
 
-    private final SimulatedTier2 tier2;
+    private final TenantDoor tier2;
     private final TenantRecorder recorder;
     private final TimeScale timeScale;
     private final Duration readTime;
     private long expected;
     private long idleSince;
 
-    SimulatedClient(SimulatedTier2 tier2, TenantRecorder recorder, TimeScale timeScale, Duration readTime) {
+    SimulatedClient(TenantDoor tier2, TenantRecorder recorder, TimeScale timeScale, Duration readTime) {
         this.tier2 = tier2;
         this.recorder = recorder;
         this.timeScale = timeScale;

@@ -7,7 +7,8 @@ import dev.orderly.api.RequestListener;
 import dev.orderly.api.RequestResult;
 import dev.orderly.engine.Orderly;
 import dev.orderly.sim.fleet.SimulatedFleet;
-import dev.orderly.sim.fleet.SimulatedTier2;
+import dev.orderly.sim.fleet.TenantDoor;
+import dev.orderly.sim.fleet.TenantFleet;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -15,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.UnaryOperator;
 
 /**
@@ -31,6 +33,7 @@ public final class SimulationRun {
     private final Duration progressPeriod;
     private final Consumer<ProgressSample> progress;
     private final UnaryOperator<RequestListener> observer;
+    private final Function<Scenario, TenantFleet> fleets;
 
     /**
      * @param scenario what every run shares
@@ -48,6 +51,15 @@ public final class SimulationRun {
      */
     public SimulationRun(Scenario scenario, RunSpec spec, Duration progressPeriod, Consumer<ProgressSample> progress,
             UnaryOperator<RequestListener> observer) {
+        this(scenario, spec, progressPeriod, progress, observer, s -> new SimulatedFleet(s.fleet()));
+    }
+
+    /**
+     * A run as above whose tenants send their jobs to the fleet {@code fleets} opens for it (a real one, for
+     * instance), instead of a fresh simulated fleet.
+     */
+    public SimulationRun(Scenario scenario, RunSpec spec, Duration progressPeriod, Consumer<ProgressSample> progress,
+            UnaryOperator<RequestListener> observer, Function<Scenario, TenantFleet> fleets) {
         if (spec.tenants() != scenario.tenants()) {
             throw new IllegalArgumentException("the run has " + spec.tenants() + " tenants, the scenario "
                     + scenario.tenants());
@@ -61,11 +73,12 @@ public final class SimulationRun {
         this.progressPeriod = progressPeriod;
         this.progress = progress;
         this.observer = observer;
+        this.fleets = fleets;
     }
 
     /** Runs every tenant's request to its end and returns what happened. */
     public RunResult run() throws InterruptedException {
-        SimulatedFleet fleet = new SimulatedFleet(scenario.fleet());
+        TenantFleet fleet = fleets.apply(scenario);
         Map<Strategy, Engine> engines = new EnumMap<>(Strategy.class);
         for (Strategy s : spec.tenantStrategies()) {
             engines.computeIfAbsent(s, k -> Orderly.engine(scenario.engineConfig(k)));
@@ -77,12 +90,12 @@ public final class SimulationRun {
         for (int i = 0; i < n; i++) {
             String name = RunSpec.tenantName(i);
             Strategy strategy = spec.tenantStrategies().get(i);
-            SimulatedTier2 tier2 = fleet.tenant(name, scenario.stages());
+            TenantDoor tier2 = fleet.tenant(name, scenario.stages());
             TenantRecorder recorder = new TenantRecorder(name, strategy, (int) scenario.segments(),
                     scenario.stages(), origin);
             SimulatedClient client = new SimulatedClient(tier2, recorder, scenario.fleet().timeScale(),
                     scenario.clientTime());
-            Request request = new Request(name, scenario.plan(), tier2, tier2.outputs(), client,
+            Request request = new Request(name, scenario.plan(), tier2.tier2(), tier2.outputs(), client,
                     observer.apply(recorder));
             recorders.add(recorder);
             tenants.add(new Tenant(engines.get(strategy), request, recorder));
@@ -114,7 +127,7 @@ public final class SimulationRun {
         return new RunResult(spec, results, fleet.stats(), wall, scenario.fleet().timeScale());
     }
 
-    private ProgressSample sample(SimulatedFleet fleet, List<TenantRecorder> recorders, long origin) {
+    private ProgressSample sample(TenantFleet fleet, List<TenantRecorder> recorders, long origin) {
         long delivered = 0;
         long refusals = 0;
         int queued = 0;

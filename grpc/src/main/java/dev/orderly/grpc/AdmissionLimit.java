@@ -1,0 +1,151 @@
+package dev.orderly.grpc;
+
+import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
+import io.grpc.protobuf.services.HealthStatusManager;
+import java.time.Duration;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * A tier2's job slots: at most {@code max} jobs admitted at once, no queue (the tier1's launch queue is the queue), and
+ * the instance's {@code grpc.health.v1} status kept in step: SERVING while it has a free slot and is not draining,
+ * NOT_SERVING otherwise, so health-checking clients stop sending it calls it would refuse.
+ *
+ * <h2>Invariants (all guarded by {@code lock})</h2>
+ * <ul>
+ *   <li>{@code 0 <= held <= max}; a slot is taken only in {@link #tryAcquire()}, in the same critical section that saw
+ *       it free, and given back by {@link #release()}, which its caller ({@link ServerJob}) calls exactly once.
+ *   <li>{@code draining} only turns true; once it is, nothing is admitted.
+ *   <li>{@code serving == !draining && held < max} after every method returns, and the health manager was last told
+ *       {@code serving}: the status is set under the lock, so two changes can not reach it out of order.
+ *   <li>{@code idle} is signalled when {@code held} drops to 0.
+ * </ul>
+ * This class is thread-safe.
+ */
+final class AdmissionLimit {
+
+    /** What {@link #tryAcquire()} decided. */
+    enum Admission { ADMITTED, FULL, DRAINING }
+
+    private final int max;
+    private final HealthStatusManager health;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition idle = lock.newCondition();
+
+    // guarded by lock
+    private int held;
+    // guarded by lock
+    private boolean draining;
+    // guarded by lock
+    private boolean serving;
+    // guarded by lock
+    private long admitted;
+    // guarded by lock
+    private long refused;
+
+    AdmissionLimit(int max, HealthStatusManager health) {
+        this.max = max;
+        this.health = health;
+        this.serving = true; // max >= 1: a new instance has room
+        health.setStatus(HealthStatusManager.SERVICE_NAME_ALL_SERVICES, ServingStatus.SERVING);
+    }
+
+    /** Takes a slot if one is free and the instance is not draining. */
+    Admission tryAcquire() {
+        lock.lock();
+        try {
+            if (draining) {
+                refused++;
+                return Admission.DRAINING;
+            }
+            if (held >= max) {
+                refused++;
+                return Admission.FULL;
+            }
+            held++;
+            admitted++;
+            updateHealth();
+            return Admission.ADMITTED;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Gives a slot back; called exactly once per admission. */
+    void release() {
+        lock.lock();
+        try {
+            if (held <= 0) {
+                throw new IllegalStateException("released a slot that was not held");
+            }
+            held--;
+            if (held == 0) {
+                idle.signalAll();
+            }
+            updateHealth();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Stops admitting, for good; the instance reports NOT_SERVING from now on. */
+    void drain() {
+        lock.lock();
+        try {
+            draining = true;
+            updateHealth();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Waits until no slot is held, at most {@code timeout}.
+     *
+     * @return true if no slot is held
+     */
+    boolean awaitIdle(Duration timeout) throws InterruptedException {
+        long nanos = timeout.toNanos();
+        lock.lock();
+        try {
+            while (held > 0) {
+                if (nanos <= 0) {
+                    return false;
+                }
+                nanos = idle.awaitNanos(nanos);
+            }
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The slots held now. */
+    int held() {
+        lock.lock();
+        try {
+            return held;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Jobs admitted and dials refused (full or draining) so far. */
+    long[] counts() {
+        lock.lock();
+        try {
+            return new long[] {admitted, refused};
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void updateHealth() {
+        boolean now = !draining && held < max;
+        if (now != serving) {
+            serving = now;
+            health.setStatus(HealthStatusManager.SERVICE_NAME_ALL_SERVICES,
+                    now ? ServingStatus.SERVING : ServingStatus.NOT_SERVING);
+        }
+    }
+}

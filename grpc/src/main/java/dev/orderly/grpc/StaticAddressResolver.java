@@ -1,0 +1,86 @@
+package dev.orderly.grpc;
+
+import io.grpc.EquivalentAddressGroup;
+import io.grpc.NameResolver;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A name resolver for a fixed list of {@code host:port} addresses: each address is one backend, so the load-balancing
+ * policy spreads calls over all of them and health checking watches each one. Used by
+ * {@link GrpcTier2Client.Builder#addresses(List)}; a fleet that changes is better reached through a {@code dns:///}
+ * target.
+ */
+final class StaticAddressResolver extends NameResolver {
+
+    static final String SCHEME = "orderly-static";
+
+    private final List<InetSocketAddress> addresses;
+
+    private StaticAddressResolver(List<InetSocketAddress> addresses) {
+        this.addresses = addresses;
+    }
+
+    /** Parses {@code host:port}; throws {@link IllegalArgumentException} naming the address when it is not one. */
+    static InetSocketAddress parse(String address) {
+        int colon = address.lastIndexOf(':');
+        if (colon <= 0 || colon == address.length() - 1) {
+            throw new IllegalArgumentException("address must be host:port, was '" + address + "'");
+        }
+        String host = address.substring(0, colon);
+        if (host.startsWith("[") && host.endsWith("]")) {
+            host = host.substring(1, host.length() - 1);
+        }
+        int port;
+        try {
+            port = Integer.parseInt(address.substring(colon + 1));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("address must be host:port, was '" + address + "'");
+        }
+        if (port < 1 || port > 65_535) {
+            throw new IllegalArgumentException("port must be between 1 and 65535 in address '" + address + "'");
+        }
+        return InetSocketAddress.createUnresolved(host, port);
+    }
+
+    @Override
+    public String getServiceAuthority() {
+        return "orderly-tier2";
+    }
+
+    @Override
+    public void start(Listener2 listener) {
+        List<EquivalentAddressGroup> groups = new ArrayList<>(addresses.size());
+        for (InetSocketAddress a : addresses) {
+            // Resolved here, not at build time, so an unknown host is a resolution error the channel reports.
+            groups.add(new EquivalentAddressGroup(new InetSocketAddress(a.getHostString(), a.getPort())));
+        }
+        listener.onResult(ResolutionResult.newBuilder().setAddressesOrError(io.grpc.StatusOr.fromValue(groups))
+                .build());
+    }
+
+    @Override
+    public void shutdown() {
+    }
+
+    /** The factory a channel is given; it resolves only its own scheme. */
+    static final class Factory extends NameResolver.Factory {
+        private final List<InetSocketAddress> addresses;
+
+        Factory(List<InetSocketAddress> addresses) {
+            this.addresses = List.copyOf(addresses);
+        }
+
+        @Override
+        public NameResolver newNameResolver(URI targetUri, NameResolver.Args args) {
+            return SCHEME.equals(targetUri.getScheme()) ? new StaticAddressResolver(addresses) : null;
+        }
+
+        @Override
+        public String getDefaultScheme() {
+            return SCHEME;
+        }
+    }
+}

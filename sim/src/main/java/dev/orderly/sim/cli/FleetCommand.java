@@ -1,0 +1,249 @@
+package dev.orderly.sim.cli;
+
+import dev.orderly.api.EngineConfig;
+import dev.orderly.api.Request;
+import dev.orderly.api.RequestFailedException;
+import dev.orderly.api.RequestPlan;
+import dev.orderly.engine.Orderly;
+import dev.orderly.grpc.GrpcTier2Client;
+import dev.orderly.sim.fleet.FaultRates;
+import dev.orderly.sim.fleet.FleetConfig;
+import dev.orderly.sim.report.Report;
+import dev.orderly.sim.report.TimelineSvg;
+import dev.orderly.sim.run.RunResult;
+import dev.orderly.sim.run.RunSpec;
+import dev.orderly.sim.run.Scenario;
+import dev.orderly.sim.run.SimulationRun;
+import dev.orderly.sim.run.Strategy;
+import dev.orderly.sim.tier2.GrpcFleet;
+import dev.orderly.sim.tier2.SimulatedJobWorker;
+import dev.orderly.sim.tier2.Tier2Processes;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
+import java.util.function.UnaryOperator;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code orderly fleet}: the simulator's scenario on a real fleet. It starts {@code --instances} tier2 processes
+ * ({@code Tier2Main}) on 127.0.0.1 with {@code --slots} slots each, runs the tenants over {@link GrpcTier2Client}
+ * (ordered, then unordered, each on a freshly started fleet), and prints the same table and picture. With
+ * {@code --kill-one-at} one instance is killed ({@code kill -9}) that long into each run. No child process outlives
+ * the command: success, failure and Ctrl-C alike (a shutdown hook stops them).
+ */
+@Command(name = "fleet", mixinStandardHelpOptions = true, version = "orderly fleet 0.1.0",
+        sortOptions = false, usageHelpAutoWidth = true,
+        description = {
+            "Runs the scenario against real tier2 processes on 127.0.0.1 over gRPC: --instances processes with"
+                    + " --slots slots each, the tenants' requests ordered, then unordered; prints the table and"
+                    + " writes the picture.",
+            "The work and fault options are passed to every tier2 process; --unreachable-rate is not (a real fleet"
+                    + " is unreachable only when it is)."},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:every request delivered every segment", "1:a request failed, a tier2 would not start,"
+                + " or the picture could not be written", "2:bad option or value"})
+final class FleetCommand implements Callable<Integer> {
+
+    @Spec
+    private CommandSpec spec;
+
+    @Mixin
+    private ScenarioOptions scenarioOptions;
+
+    @Option(names = "--kill-one-at", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "Kill -9 one instance this long (simulated) into each run; its jobs fail and are retried.")
+    private Duration killOneAt;
+
+    @Option(names = {"-o", "--output"}, paramLabel = "FILE", defaultValue = "orderly-out/fleet-timeline.svg",
+            description = "Where to write the picture (default: ${DEFAULT-VALUE}).")
+    private Path output;
+
+    @Option(names = {"-q", "--quiet"}, description = "No progress lines; only the table and the picture's path.")
+    private boolean quiet;
+
+    private final PrintWriter out;
+    private final PrintWriter err;
+    private final boolean terminal;
+    private final AtomicReference<Tier2Processes> running = new AtomicReference<>();
+
+    FleetCommand(PrintWriter out, PrintWriter err, boolean terminal) {
+        this.out = out;
+        this.err = err;
+        this.terminal = terminal;
+    }
+
+    /** The {@code fleet} command line, with its {@code bench} subcommand. */
+    static CommandLine commandLine(PrintWriter out, PrintWriter err, boolean terminal) {
+        return new CommandLine(new FleetCommand(out, err, terminal))
+                .addSubcommand("bench", new FleetBenchCommand(out));
+    }
+
+    @Override
+    public Integer call() throws IOException, InterruptedException {
+        Scenario scenario = scenarioOptions.toScenario(spec.commandLine());
+        if (killOneAt != null && (killOneAt.isNegative() || scenario.fleet().instances() < 2)) {
+            throw new ParameterException(spec.commandLine(), "--kill-one-at needs a duration >= 0 and --instances"
+                    + " >= 2, was " + DurationConverter.format(killOneAt) + " with " + scenario.fleet().instances()
+                    + " instances");
+        }
+        Path work = Files.createTempDirectory("orderly-fleet-");
+        Thread stopChildren = Thread.ofPlatform().unstarted(this::stopFleet);
+        Runtime.getRuntime().addShutdownHook(stopChildren); // Ctrl-C: no child outlives the command
+        long started = System.nanoTime();
+        try {
+            printHeading(scenario);
+            List<RunResult> results = new ArrayList<>();
+            List<RunSpec> runs = List.of(RunSpec.all(Strategy.ORDERED, scenario.tenants()),
+                    RunSpec.all(Strategy.UNORDERED, scenario.tenants()));
+            for (int i = 0; i < runs.size(); i++) {
+                results.add(runOnFreshFleet(scenario, runs.get(i), i, runs.size(), work.resolve("run-" + i)));
+            }
+            return report(scenario, results, started);
+        } finally {
+            stopFleet();
+            deleteTree(work);
+            try {
+                Runtime.getRuntime().removeShutdownHook(stopChildren);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook is running or ran: it stops the fleet itself
+            }
+        }
+    }
+
+    private RunResult runOnFreshFleet(Scenario scenario, RunSpec run, int index, int count, Path dir)
+            throws IOException, InterruptedException {
+        Files.createDirectories(dir);
+        FleetConfig f = scenario.fleet();
+        if (!quiet) {
+            out.printf(Locale.ROOT, "run %d/%d: %s: starting %d tier2 processes…%n", index + 1, count, run.name(),
+                    f.instances());
+            out.flush();
+        }
+        Tier2Processes fleet = Tier2Processes.start(f.instances(), tier2Args(scenario, dir), dir,
+                Duration.ofSeconds(60));
+        running.set(fleet);
+        try (GrpcTier2Client client = GrpcTier2Client.builder().addresses(fleet.addresses()).build()) {
+            warmUp(client, dir, scenario.stages());
+            Thread killer = killOneAt == null ? null : Thread.ofVirtual().start(() -> killLater(fleet, f));
+            ProgressPrinter printer = new ProgressPrinter(out, terminal);
+            Duration period = terminal ? Duration.ofMillis(200) : Duration.ofSeconds(2);
+            try {
+                RunResult result = new SimulationRun(scenario, run, period, quiet ? p -> { } : printer,
+                        UnaryOperator.identity(), s -> new GrpcFleet(client, dir)).run();
+                printer.finish();
+                return result;
+            } finally {
+                if (killer != null) {
+                    killer.interrupt();
+                    killer.join(Duration.ofSeconds(5));
+                }
+            }
+        } finally {
+            stopFleet();
+        }
+    }
+
+    /** One small request before the measured run, so neither strategy pays for loading and compiling the code. */
+    private static void warmUp(GrpcTier2Client client, Path dir, int stages) throws InterruptedException {
+        EngineConfig config = EngineConfig.builder().refusedDelay(Duration.ofMillis(10))
+                .failureDelay(Duration.ofMillis(10)).build();
+        try {
+            Orderly.engine(config).run(Request.of(new RequestPlan(0, 8, stages, 8), client,
+                    SimulatedJobWorker.outputsOf(dir, "warm-up"), (segment, bytes) -> { }).withId("warm-up"));
+        } catch (RequestFailedException e) {
+            // a fault the seed drew for the warm-up: it warmed up all the same
+        }
+    }
+
+    private void killLater(Tier2Processes fleet, FleetConfig f) {
+        try {
+            Thread.sleep(f.timeScale().toWall(killOneAt));
+        } catch (InterruptedException e) {
+            return; // the run ended first
+        }
+        fleet.kill(0);
+        if (!quiet) {
+            out.printf(Locale.ROOT, "killed tier2 0 (kill -9) %s into the run%n", DurationConverter.format(killOneAt));
+            out.flush();
+        }
+    }
+
+    private void stopFleet() {
+        Tier2Processes fleet = running.getAndSet(null);
+        if (fleet != null) {
+            fleet.close();
+        }
+    }
+
+    private static List<String> tier2Args(Scenario s, Path dir) {
+        FleetConfig f = s.fleet();
+        FaultRates r = f.faults();
+        return List.of("--max-concurrent=" + f.slotsPerInstance(), "--outputs=" + dir, "--stages=" + s.stages(),
+                "--job-duration=" + DurationConverter.format(f.jobDuration()), "--job-spread=" + f.jobSpread(),
+                "--timeout-rate=" + r.executionTimeout(), "--retryable-rate=" + r.retryable(),
+                "--fatal-rate=" + r.fatal(), "--missing-output-rate=" + r.outputMissing(), "--seed=" + f.seed(),
+                "--time-scale=" + f.timeScale().factor(), "--drain-grace=1s");
+    }
+
+    private int report(Scenario scenario, List<RunResult> results, long started) {
+        Report report = new Report(results);
+        out.println();
+        out.print(report.table().render());
+        out.println();
+        out.println("Real tier2 processes over gRPC on 127.0.0.1; times are simulated seconds (see orderly --help"
+                + " for the columns). dials counts what the tier1 saw: refused, unreachable and admitted alike.");
+        for (String note : report.notes()) {
+            out.println(note);
+        }
+        int code = results.stream().allMatch(RunResult::allCompleted) ? 0 : 1;
+        Path picture = output.toAbsolutePath().normalize();
+        try {
+            FleetConfig f = scenario.fleet();
+            String heading = String.format(Locale.ROOT, "orderly fleet: %d tenants x %d segments x %d stages,"
+                            + " %d workers each, %d tier2 processes x %d slots, job %s, seed %d",
+                    scenario.tenants(), scenario.segments(), scenario.stages(), scenario.workers(), f.instances(),
+                    f.slotsPerInstance(), DurationConverter.format(f.jobDuration()), f.seed());
+            new TimelineSvg(heading, report.panels(), scenario.stages(), f.timeScale()).write(picture);
+            out.println("picture: " + picture);
+        } catch (IOException e) {
+            err.println("orderly fleet: cannot write the picture to " + picture + ": " + e);
+            code = 1;
+        }
+        out.printf(Locale.ROOT, "wall-clock time: %.1f s%n", (System.nanoTime() - started) / 1e9);
+        out.flush();
+        return code;
+    }
+
+    private void printHeading(Scenario s) {
+        FleetConfig f = s.fleet();
+        out.printf(Locale.ROOT, "orderly fleet: %d tenants x %d segments x %d stages, %d workers each, on %d tier2"
+                        + " processes x %d slots (%d slots for %d workers), job %s median, time scale %s%n",
+                s.tenants(), s.segments(), s.stages(), s.workers(), f.instances(), f.slotsPerInstance(),
+                f.capacity(), s.tenants() * s.workers(), DurationConverter.format(f.jobDuration()),
+                f.timeScale().factor());
+        out.flush();
+    }
+
+    private static void deleteTree(Path root) {
+        try (Stream<Path> paths = Files.walk(root)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            // a temporary directory left behind is not worth failing the command for
+        }
+    }
+}

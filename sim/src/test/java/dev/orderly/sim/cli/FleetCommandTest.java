@@ -1,0 +1,43 @@
+package dev.orderly.sim.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code orderly fleet} on a small scenario: real processes, both strategies, the table, no child left behind. */
+@Timeout(120)
+class FleetCommandTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void fleetRunsBothStrategiesOnRealProcessesAndSurvivesAKill() {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = OrderlyCommand.execute(new String[] {"fleet", "-q", "--tenants=2", "--segments=12",
+                "--workers=4", "--instances=2", "--slots=2", "--job-duration=1s", "--time-scale=20",
+                "--kill-one-at=2s", "--output=" + dir.resolve("t.svg")},
+                new PrintWriter(out, true), new PrintWriter(err, true), false);
+        assertEquals(0, code, out + "\n" + err);
+        assertTrue(out.toString().contains("ordered/unordered"), out.toString());
+        assertTrue(ProcessHandle.current().children().noneMatch(ProcessHandle::isAlive),
+                "a tier2 process outlived the command");
+    }
+
+    @Test
+    void killOneAtNeedsTwoInstances() {
+        StringWriter err = new StringWriter();
+        int code = OrderlyCommand.execute(new String[] {"fleet", "--instances=1", "--kill-one-at=1s"},
+                new PrintWriter(new StringWriter(), true), new PrintWriter(err, true), false);
+        assertEquals(2, code);
+        assertTrue(err.toString().contains("--kill-one-at"), err.toString());
+        assertEquals(1, err.toString().strip().lines().count(), err.toString());
+    }
+}
