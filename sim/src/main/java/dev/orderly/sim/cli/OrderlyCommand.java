@@ -1,5 +1,6 @@
 package dev.orderly.sim.cli;
 
+import dev.orderly.api.EngineConfig;
 import dev.orderly.sim.fleet.FaultRates;
 import dev.orderly.sim.fleet.FleetConfig;
 import dev.orderly.sim.fleet.TimeScale;
@@ -19,6 +20,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
 import picocli.CommandLine;
@@ -44,7 +46,13 @@ import picocli.CommandLine.Spec;
             "It runs the scenario with ordered launch (the job the client reads first gets the next free slot), with"
                     + " the unordered baseline (every refused job redials on its own), and mixed (one ordered tenant"
                     + " among unordered ones); then prints a table and writes a picture.",
-            "Durations are simulated time, written like 250ms, 2s or 1.5s; --time-scale sets how fast it runs."},
+            "Durations are simulated time, written as Go durations like 250ms, 1.5s or 1m30s (the engine's environment"
+                    + " variables use the same form); --time-scale sets how fast it runs.",
+            "The engine reads its environment variables (SUBSTREAMS_WORKER_LAUNCH_WINDOW_PERCENT, _LAUNCH_WINDOW_MAX,"
+                    + " _OVERLOADED_RETRY_DELAY, _FAILED_RETRY_DELAY, _MAX_RETRIES, _MAX_TIMEOUT_RETRIES,"
+                    + " ORDERLY_LOOKAHEAD_FACTOR) as an embedded engine would; an option overrides its variable, and a"
+                    + " bad value is an error naming it. ORDERLY_ORDERED_LAUNCH is checked but not used: --strategy"
+                    + " sets each run's."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:every request delivered every segment", "1:a request failed, or the picture could not be"
                 + " written", "2:bad option or value"})
@@ -63,16 +71,18 @@ public final class OrderlyCommand implements Callable<Integer> {
 
     @Option(names = {"-o", "--output"}, paramLabel = "FILE", defaultValue = "orderly-out/timeline.svg",
             description = "Where to write the picture (default: ${DEFAULT-VALUE}).")
-    private Path output;
+    private String output;
 
     @Option(names = {"-q", "--quiet"}, description = "No progress lines; only the table and the picture's path.")
     private boolean quiet;
 
+    private final Map<String, String> env;
     private final PrintWriter out;
     private final PrintWriter err;
     private final boolean terminal;
 
-    OrderlyCommand(PrintWriter out, PrintWriter err, boolean terminal) {
+    OrderlyCommand(Map<String, String> env, PrintWriter out, PrintWriter err, boolean terminal) {
+        this.env = env;
         this.out = out;
         this.err = err;
         this.terminal = terminal;
@@ -87,12 +97,20 @@ public final class OrderlyCommand implements Callable<Integer> {
         PrintWriter out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
         PrintWriter err = new PrintWriter(System.err, true, StandardCharsets.UTF_8);
         boolean terminal = System.console() != null && System.console().isTerminal();
-        System.exit(execute(args, out, err, terminal));
+        System.exit(execute(args, System.getenv(), out, err, terminal));
     }
 
     /** Runs the command with {@code args}, printing to {@code out} and {@code err}; returns the exit code. */
     static int execute(String[] args, PrintWriter out, PrintWriter err, boolean terminal) {
-        CommandLine cl = new CommandLine(new OrderlyCommand(out, err, terminal));
+        return execute(args, Map.of(), out, err, terminal);
+    }
+
+    /**
+     * Runs the command with {@code args} and the environment {@code env}, printing to {@code out} and {@code err};
+     * returns the exit code.
+     */
+    static int execute(String[] args, Map<String, String> env, PrintWriter out, PrintWriter err, boolean terminal) {
+        CommandLine cl = new CommandLine(new OrderlyCommand(env, out, err, terminal));
         cl.setOut(out);
         cl.setErr(err);
         cl.setParameterExceptionHandler((ex, a) -> {
@@ -101,7 +119,8 @@ public final class OrderlyCommand implements Callable<Integer> {
             return 2;
         });
         cl.setExecutionExceptionHandler((ex, c, parsed) -> {
-            err.println("orderly: " + firstLine(String.valueOf(ex)));
+            // For people: the message, never the exception's class name.
+            err.println("orderly: " + (ex.getMessage() == null ? "unexpected internal error" : firstLine(ex.getMessage())));
             err.flush();
             return 1;
         });
@@ -116,6 +135,7 @@ public final class OrderlyCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         Scenario scenario = scenario();
+        Path picture = OutputPath.check(spec.commandLine(), "--output", output);
         List<RunSpec> runs = runs(scenario);
         long started = System.nanoTime();
         printHeading(scenario);
@@ -142,18 +162,18 @@ public final class OrderlyCommand implements Callable<Integer> {
         out.println("client stall: mean over tenants of the time the client waited with nothing to read.");
         out.println("total: start -> last segment delivered. dials/s: dials per simulated second on the fleet.");
         out.println("failures: jobs that got in and then failed (retried unless fatal or out of retries).");
+        out.println("ratios: '-' when both times are under 0.05s (noise); '>Nx' when only the divisor is.");
         for (String note : report.notes()) {
             out.println(note);
         }
         long wall = System.nanoTime() - started;
         int code = results.stream().allMatch(RunResult::allCompleted) ? 0 : 1;
-        Path picture = output.toAbsolutePath().normalize();
         try {
             new TimelineSvg(pictureHeading(scenario), report.panels(), scenario.stages(), scenario.fleet().timeScale())
                     .write(picture);
             out.println("picture: " + picture);
         } catch (IOException e) {
-            err.println("orderly: cannot write the picture to " + picture + ": " + e);
+            err.println("orderly: cannot write the picture to " + picture + ": " + OutputPath.describe(e));
             code = 1;
         }
         out.printf(Locale.ROOT, "wall-clock time: %.1f s%n", wall / 1e9);
@@ -176,7 +196,7 @@ public final class OrderlyCommand implements Callable<Integer> {
     }
 
     private Scenario scenario() {
-        Scenario scenario = scenarioOptions.toScenario(spec.commandLine());
+        Scenario scenario = scenarioOptions.toScenario(spec.commandLine(), env);
         if (strategyRuns() == null) {
             throw new ParameterException(spec.commandLine(), "--strategy must be one of ordered, unordered, both,"
                     + " mixed, all; was '" + strategy + "'");
@@ -229,6 +249,11 @@ public final class OrderlyCommand implements Callable<Integer> {
                         + " %s%n",
                 DurationConverter.format(f.jobDuration()), f.jobSpread(), DurationConverter.format(s.clientTime()),
                 DurationConverter.format(s.refusedDelay()), DurationConverter.format(s.failureDelay()));
+        EngineConfig e = s.engine();
+        out.printf(Locale.ROOT, "  engine: window %d%% of workers (%d..%d), max failures %d, max timeouts %d,"
+                        + " look-ahead %s%n",
+                e.launchWindowPercent(), e.launchWindowMin(), e.launchWindowMax(), e.maxFailures(),
+                e.maxExecutionTimeouts(), e.lookaheadFactor());
         FaultRates r = f.faults();
         out.printf(Locale.ROOT, "  faults: unreachable %s, execution timeout %s, retryable %s, fatal %s, output"
                         + " missing %s; seed %d; time scale %s (1 simulated s = %.0f ms wall)%n",

@@ -49,8 +49,8 @@ public final class ComparisonTable {
             StrategyMetrics u = unordered.get();
             cells.add(List.of(RATIO_LABEL, ratio(o.firstSegment(), u.firstSegment()), ratio(o.lagP50(), u.lagP50()),
                     ratio(o.lagP90(), u.lagP90()), ratio(o.lagMax(), u.lagMax()), ratio(o.stall(), u.stall()),
-                    ratio(o.total(), u.total()), ratio(o.dials(), u.dials()), ratio(o.refusals(), u.refusals()),
-                    ratio(o.dialsPerSecond(), u.dialsPerSecond()), ""));
+                    ratio(o.total(), u.total()), countRatio(o.dials(), u.dials()),
+                    countRatio(o.refusals(), u.refusals()), countRatio(o.dialsPerSecond(), u.dialsPerSecond()), ""));
         }
         int[] width = new int[COLUMNS.size()];
         for (List<String> row : cells) {
@@ -110,12 +110,35 @@ public final class ComparisonTable {
         return s;
     }
 
-    /** {@code a / b} as {@code 0.25x}; {@code n/a} when {@code b} is zero or either is unknown. */
+    /**
+     * Times under this many simulated seconds are below what the table can tell apart (half a default refused
+     * delay): a ratio of two of them is noise, so it shows as a dash.
+     */
+    static final double TIME_FLOOR = 0.05;
+
+    /**
+     * {@code a / b} of two times, as {@code 0.25x}: a dash when both are under {@link #TIME_FLOOR}; {@code >Nx},
+     * computed on the floor, when only {@code b} is; {@code n/a} when either is unknown.
+     */
     static String ratio(double a, double b) {
-        if (Double.isNaN(a) || Double.isNaN(b) || b == 0) {
+        if (Double.isNaN(a) || Double.isNaN(b)) {
             return "n/a";
         }
-        double r = a / b;
+        if (a < TIME_FLOOR && b < TIME_FLOOR) {
+            return "-";
+        }
+        if (b < TIME_FLOOR) {
+            return String.format(Locale.ROOT, ">%.0fx", a / TIME_FLOOR);
+        }
+        return multiple(a / b);
+    }
+
+    /** {@code a / b} of two counts, as {@code 0.25x}; {@code n/a} when {@code b} is zero. */
+    static String countRatio(double a, double b) {
+        return b == 0 ? "n/a" : multiple(a / b);
+    }
+
+    private static String multiple(double r) {
         return String.format(Locale.ROOT, r < 0.1 ? "%.3fx" : "%.2fx", r);
     }
 }

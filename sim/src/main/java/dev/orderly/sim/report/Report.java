@@ -65,19 +65,39 @@ public final class Report {
         return run.tenants().stream().filter(t -> t.record().strategy() == strategy).toList();
     }
 
-    private static String mixedNote(StrategyMetrics o, StrategyMetrics u) {
-        return String.format(Locale.ROOT,
-                "mixed run: the ordered tenant got its first segment after %s (unordered tenants: %s on average), "
-                        + "was done after %s (the last unordered tenant: %s), and sent %s dials/s against %s per unordered "
-                        + "tenant (its launch queue keeps all but a few of its jobs silent, so it presses less on a "
-                        + "full fleet).",
-                ComparisonTable.seconds(o.firstSegment()), ComparisonTable.seconds(u.firstSegment()),
-                ComparisonTable.seconds(o.total()), ComparisonTable.seconds(u.total()),
-                perTenant(o), perTenant(u));
+    /**
+     * The mixed run in one sentence whose every comparison word (sooner, later, fewer, more, done, failed) is chosen
+     * from the numbers it quotes, so that the words cannot contradict them.
+     */
+    static String mixedNote(StrategyMetrics o, StrategyMetrics u) {
+        String first = String.format(Locale.ROOT, "got its first segment after %s, %s the unordered tenants (%s on"
+                        + " average)", ComparisonTable.seconds(o.firstSegment()),
+                compare(o.firstSegment(), u.firstSegment(), "sooner than", "later than", "about as soon as"),
+                ComparisonTable.seconds(u.firstSegment()));
+        String end = o.failedRequests() > 0
+                ? "failed after " + ComparisonTable.seconds(o.total())
+                : "was done after " + ComparisonTable.seconds(o.total());
+        String others = u.failedRequests() > 0
+                ? u.failedRequests() + " of " + u.tenants() + " unordered tenants failed"
+                : "the last unordered tenant: " + ComparisonTable.seconds(u.total());
+        double ordRate = o.dialsPerSecond() / o.tenants();
+        double unordRate = u.dialsPerSecond() / u.tenants();
+        String dials = String.format(Locale.ROOT, "sent %.1f dials/s against %.1f per unordered tenant (%s)",
+                ordRate, unordRate, compare(ordRate, unordRate,
+                        "fewer: its launch queue keeps all but a few of its jobs silent",
+                        "more: its window kept redialing while the others' jobs ran", "about as many"));
+        return "mixed run: the ordered tenant " + first + ", " + end + " (" + others + "), and " + dials + ".";
     }
 
-    private static String perTenant(StrategyMetrics m) {
-        return String.format(Locale.ROOT, "%.1f", m.dialsPerSecond() / m.tenants());
+    /** {@code lower} if {@code a} is under {@code b} by more than 5 %, {@code higher} if over, else {@code same}. */
+    private static String compare(double a, double b, String lower, String higher, String same) {
+        if (Double.isNaN(a) || Double.isNaN(b)) {
+            return "against";
+        }
+        if (a < b * 0.95) {
+            return lower;
+        }
+        return a > b * 1.05 ? higher : same;
     }
 
     /** The table's rows, in order. */

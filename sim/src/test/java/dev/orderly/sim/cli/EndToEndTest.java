@@ -56,17 +56,4 @@ class EndToEndTest {
         assertTrue(out.toString().lines().anyMatch(l -> l.startsWith("ordered run: tenant-") && l.contains("fatal")),
                 out.toString());
     }
-
-    @Test
-    void aPictureThatCannotBeWrittenGetsOneLineAndExitCode1(@TempDir Path dir) throws Exception {
-        Path notADirectory = Files.writeString(dir.resolve("file"), "x");
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = OrderlyCommand.execute(new String[] {"--segments=4", "--time-scale=100", "--strategy=ordered",
-            "-q", "-o", notADirectory.resolve("t.svg").toString()},
-                new PrintWriter(out, true), new PrintWriter(err, true), false);
-        assertEquals(1, code);
-        assertEquals(1, err.toString().lines().count(), err.toString());
-        assertTrue(err.toString().startsWith("orderly: cannot write the picture to "), err.toString());
-    }
 }
