@@ -152,6 +152,7 @@ public final class OrderlyCommand implements Callable<Integer> {
             RunResult result = new SimulationRun(scenario, run, period, progress).run();
             printer.finish();
             results.add(result);
+            warnIfBehind(scenario, run, result);
         }
         Report report = new Report(results);
         out.println();
@@ -179,6 +180,21 @@ public final class OrderlyCommand implements Callable<Integer> {
         out.printf(Locale.ROOT, "wall-clock time: %.1f s%n", wall / 1e9);
         out.flush();
         return code;
+    }
+
+    /** Warns, on stderr, when the run's simulated clock fell behind: its figures then overstate every wait. */
+    private void warnIfBehind(Scenario scenario, RunSpec run, RunResult result) {
+        TimeScale scale = scenario.fleet().timeScale();
+        if (result.clock().behind(scale, scenario.resolution())) {
+            err.printf(Locale.ROOT, "orderly: warning: the %s run fell behind: its timers woke %.0f ms (simulated) late"
+                            + " on average against a %s %s; its times are too long. Use a lower --time-scale"
+                            + " (now %s).%n",
+                    run.name(), result.clock().meanSimSeconds(scale) * 1000,
+                    DurationConverter.format(scenario.resolution()),
+                    scenario.resolution().equals(scenario.refusedDelay()) ? "refused delay" : "job duration",
+                    scale.factor());
+            err.flush();
+        }
     }
 
     /**

@@ -60,6 +60,15 @@ public record Scenario(long segments, int stages, int workers, int tenants, Flee
         return new RequestPlan(0, segments, stages, workers);
     }
 
+    /**
+     * The shortest delay this scenario models (the refused delay, or the median job duration if shorter): a
+     * simulated clock that overshoots it noticeably no longer simulates the scenario.
+     */
+    public Duration resolution() {
+        Duration job = fleet.jobDuration();
+        return refusedDelay.isPositive() && refusedDelay.compareTo(job) < 0 ? refusedDelay : job;
+    }
+
     /** The engine configuration for {@code strategy}, with the retry delays converted to wall-clock time. */
     public EngineConfig engineConfig(Strategy strategy) {
         return engine.toBuilder()

@@ -76,7 +76,9 @@ public final class SimulationRun {
 
         PeriodicSampler sampler = new PeriodicSampler("progress-" + spec.name(), progressPeriod,
                 () -> progress.accept(sample(fleet, recorders, origin)));
+        ClockProbe probe = new ClockProbe();
         sampler.start();
+        probe.start();
         tenants.forEach(Tenant::start);
         try {
             for (Tenant t : tenants) {
@@ -85,10 +87,12 @@ public final class SimulationRun {
         } catch (InterruptedException e) {
             tenants.forEach(t -> t.thread.interrupt());
             joinUninterruptibly(tenants);
+            probe.cancel();
             sampler.stop();
             throw e;
         }
         long wall = System.nanoTime() - origin;
+        ClockLateness clock = probe.stop();
         sampler.stop();
 
         List<TenantResult> results = new ArrayList<>(n);
@@ -97,7 +101,7 @@ public final class SimulationRun {
             results.add(new TenantResult(recorders.get(i).snapshot(wall), Optional.ofNullable(t.result),
                     Optional.ofNullable(t.failure)));
         }
-        return new RunResult(spec, results, fleet.stats(), wall, scenario.fleet().timeScale());
+        return new RunResult(spec, results, fleet.stats(), wall, scenario.fleet().timeScale(), clock);
     }
 
     private ProgressSample sample(SimulatedFleet fleet, List<TenantRecorder> recorders, long origin) {

@@ -28,7 +28,8 @@ class EndToEndTest {
                 new PrintWriter(out, true), new PrintWriter(err, true), false);
         String text = out.toString();
         assertEquals(0, code, text + err);
-        assertEquals("", err.toString());
+        // At 100x a loaded machine may fall behind; that is a warning, nothing else may reach stderr.
+        assertTrue(err.toString().lines().allMatch(l -> l.startsWith("orderly: warning: the ")), err.toString());
         for (String run : new String[] {"run 1/3: ordered", "run 2/3: unordered", "run 3/3: mixed"}) {
             assertTrue(text.contains(run), run + " in\n" + text);
         }
