@@ -44,8 +44,9 @@ import picocli.CommandLine.Spec;
             "Runs one scenario on a simulated tier2 fleet that is full: several tenants' requests compete for its"
                     + " slots, an instance at its limit refuses a job at once, and a refused job dials again.",
             "It runs the scenario with ordered launch (the job the client reads first gets the next free slot), with"
-                    + " the unordered baseline (every refused job redials on its own), and mixed (one ordered tenant"
-                    + " among unordered ones); then prints a table and writes a picture.",
+                    + " the unordered baseline (every refused job redials on its own), with the oracle (a perfect"
+                    + " central dispatcher, the limit), and mixed (one ordered tenant among unordered ones); then"
+                    + " prints a table and writes a picture.",
             "Durations are simulated time, written as Go durations like 250ms, 1.5s or 1m30s (the engine's environment"
                     + " variables use the same form); --time-scale sets how fast it runs.",
             "The engine reads its environment variables (SUBSTREAMS_WORKER_LAUNCH_WINDOW_PERCENT, _LAUNCH_WINDOW_MAX,"
@@ -65,8 +66,8 @@ public final class OrderlyCommand implements Callable<Integer> {
     private ScenarioOptions scenarioOptions;
 
     @Option(names = "--strategy", paramLabel = "NAME", defaultValue = "all",
-            description = "ordered, unordered, both (ordered then unordered), mixed, or all (both, then mixed)"
-                    + " (default: ${DEFAULT-VALUE}).")
+            description = "ordered, unordered, oracle (a perfect central dispatcher: the limit), both (ordered then"
+                    + " unordered), mixed, or all (ordered, unordered, oracle, then mixed) (default: ${DEFAULT-VALUE}).")
     private String strategy;
 
     @Option(names = {"-o", "--output"}, paramLabel = "FILE", defaultValue = "orderly-out/timeline.svg",
@@ -159,6 +160,7 @@ public final class OrderlyCommand implements Callable<Integer> {
         out.print(report.table().render());
         out.println();
         out.println("Times are simulated seconds. first segment: mean over tenants of start -> first segment delivered.");
+        out.println("mean delivery: mean over every segment of start -> segment delivered.");
         out.println("lag: per segment, output ready -> delivered to the client (p50/p90/max over every segment).");
         out.println("client stall: mean over tenants of the time the client waited with nothing to read.");
         out.println("total: start -> last segment delivered. dials/s: dials per simulated second on the fleet.");
@@ -214,8 +216,8 @@ public final class OrderlyCommand implements Callable<Integer> {
     private Scenario scenario() {
         Scenario scenario = scenarioOptions.toScenario(spec.commandLine(), env);
         if (strategyRuns() == null) {
-            throw new ParameterException(spec.commandLine(), "--strategy must be one of ordered, unordered, both,"
-                    + " mixed, all; was '" + strategy + "'");
+            throw new ParameterException(spec.commandLine(), "--strategy must be one of ordered, unordered, oracle,"
+                    + " both, mixed, all; was '" + strategy + "'");
         }
         if (strategyRuns().contains("mixed") && scenario.tenants() < 2) {
             throw new ParameterException(spec.commandLine(), "--tenants must be >= 2 for a mixed run (or use"
@@ -230,6 +232,7 @@ public final class OrderlyCommand implements Callable<Integer> {
             runs.add(switch (name) {
                 case "ordered" -> RunSpec.all(Strategy.ORDERED, scenario.tenants());
                 case "unordered" -> RunSpec.all(Strategy.UNORDERED, scenario.tenants());
+                case "oracle" -> RunSpec.all(Strategy.ORACLE, scenario.tenants());
                 default -> RunSpec.mixed(scenario.tenants());
             });
         }
@@ -240,9 +243,10 @@ public final class OrderlyCommand implements Callable<Integer> {
         return switch (strategy.strip().toLowerCase(Locale.ROOT)) {
             case "ordered" -> List.of("ordered");
             case "unordered" -> List.of("unordered");
+            case "oracle" -> List.of("oracle");
             case "both" -> List.of("ordered", "unordered");
             case "mixed" -> List.of("mixed");
-            case "all" -> List.of("ordered", "unordered", "mixed");
+            case "all" -> List.of("ordered", "unordered", "oracle", "mixed");
             default -> null;
         };
     }
@@ -251,6 +255,8 @@ public final class OrderlyCommand implements Callable<Integer> {
         return switch (run.name()) {
             case "ordered" -> "ordered: every tenant uses ordered launch";
             case "unordered" -> "unordered: every tenant uses the unordered baseline";
+            case "oracle" -> "oracle: a perfect central dispatcher gives each free slot to the lowest waiting unit,"
+                    + " tenants in turn";
             default -> "mixed: tenant-1 uses ordered launch, the other " + (run.tenants() - 1) + " the baseline";
         };
     }

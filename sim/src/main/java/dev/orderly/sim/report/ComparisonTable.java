@@ -4,35 +4,49 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
-import java.util.Optional;
 
 /**
- * The comparison table: one row per strategy, then the ratios ordered/unordered. Plain text, columns aligned, meant
- * for a terminal and for pasting into a README as a code block.
+ * The comparison table: one row per strategy, then the ratio rows (ordered/unordered, ordered/oracle). Plain text,
+ * columns aligned, meant for a terminal and for pasting into a README as a code block.
  */
 public final class ComparisonTable {
 
     /** The column headings, in order. */
-    public static final List<String> COLUMNS = List.of("strategy", "first segment", "lag p50", "lag p90", "lag max",
-            "client stall", "total", "dials", "refusals", "dials/s", "failures");
+    public static final List<String> COLUMNS = List.of("strategy", "first segment", "mean delivery", "lag p50",
+            "lag p90", "lag max", "client stall", "total", "dials", "refusals", "dials/s", "failures");
 
-    /** The label of the ratio row. */
+    /** The label of the ratio row ordered launch against the baseline. */
     public static final String RATIO_LABEL = "ordered/unordered";
 
+    /** The label of the ratio row ordered launch against the oracle. */
+    public static final String ORACLE_RATIO_LABEL = "ordered/oracle";
+
+    /**
+     * One ratio row: every column of {@code numerator} divided by the same column of {@code denominator}.
+     *
+     * @param label the row's name
+     * @param numerator the row divided
+     * @param denominator the row divided by
+     */
+    public record Ratio(String label, StrategyMetrics numerator, StrategyMetrics denominator) {
+        /** @throws NullPointerException naming the field that is null */
+        public Ratio {
+            Objects.requireNonNull(label, "label");
+            Objects.requireNonNull(numerator, "numerator");
+            Objects.requireNonNull(denominator, "denominator");
+        }
+    }
+
     private final List<StrategyMetrics> rows;
-    private final Optional<StrategyMetrics> ordered;
-    private final Optional<StrategyMetrics> unordered;
+    private final List<Ratio> ratios;
 
     /**
      * @param rows the rows, in order
-     * @param ordered the row to divide, when both strategies ran
-     * @param unordered the row to divide by, when both strategies ran
+     * @param ratios the ratio rows under them, in order
      */
-    public ComparisonTable(List<StrategyMetrics> rows, Optional<StrategyMetrics> ordered,
-                           Optional<StrategyMetrics> unordered) {
+    public ComparisonTable(List<StrategyMetrics> rows, List<Ratio> ratios) {
         this.rows = List.copyOf(rows);
-        this.ordered = Objects.requireNonNull(ordered, "ordered");
-        this.unordered = Objects.requireNonNull(unordered, "unordered");
+        this.ratios = List.copyOf(ratios);
     }
 
     /** The table as text, with a header, a rule, the rows, and the ratio row when there is one. */
@@ -40,14 +54,15 @@ public final class ComparisonTable {
         List<List<String>> cells = new ArrayList<>();
         cells.add(COLUMNS);
         for (StrategyMetrics m : rows) {
-            cells.add(List.of(m.label(), seconds(m.firstSegment()), seconds(m.lagP50()), seconds(m.lagP90()),
-                    seconds(m.lagMax()), seconds(m.stall()), seconds(m.total()), Long.toString(m.dials()),
-                    Long.toString(m.refusals()), number(m.dialsPerSecond()), failures(m)));
+            cells.add(List.of(m.label(), seconds(m.firstSegment()), seconds(m.meanDelivery()), seconds(m.lagP50()),
+                    seconds(m.lagP90()), seconds(m.lagMax()), seconds(m.stall()), seconds(m.total()),
+                    Long.toString(m.dials()), Long.toString(m.refusals()), number(m.dialsPerSecond()), failures(m)));
         }
-        if (ordered.isPresent() && unordered.isPresent()) {
-            StrategyMetrics o = ordered.get();
-            StrategyMetrics u = unordered.get();
-            cells.add(List.of(RATIO_LABEL, ratio(o.firstSegment(), u.firstSegment()), ratio(o.lagP50(), u.lagP50()),
+        for (Ratio r : ratios) {
+            StrategyMetrics o = r.numerator();
+            StrategyMetrics u = r.denominator();
+            cells.add(List.of(r.label(), ratio(o.firstSegment(), u.firstSegment()),
+                    ratio(o.meanDelivery(), u.meanDelivery()), ratio(o.lagP50(), u.lagP50()),
                     ratio(o.lagP90(), u.lagP90()), ratio(o.lagMax(), u.lagMax()), ratio(o.stall(), u.stall()),
                     ratio(o.total(), u.total()), countRatio(o.dials(), u.dials()),
                     countRatio(o.refusals(), u.refusals()), countRatio(o.dialsPerSecond(), u.dialsPerSecond()), ""));
@@ -60,7 +75,7 @@ public final class ComparisonTable {
         }
         StringBuilder out = new StringBuilder();
         for (int r = 0; r < cells.size(); r++) {
-            if (r == 1 || (r == cells.size() - 1 && ordered.isPresent() && unordered.isPresent())) {
+            if (r == 1 || (!ratios.isEmpty() && r == rows.size() + 1)) {
                 out.append(rule(width)).append('\n');
             }
             List<String> row = cells.get(r);

@@ -10,8 +10,8 @@ import java.util.Optional;
 
 /**
  * Turns the runs of a comparison into what the command shows: the table's rows (one per strategy; a mixed run gives
- * one row for its ordered tenant and one for its unordered tenants), the ratio ordered/unordered, the picture's
- * panels, and plain-sentence notes on the mixed run and on any request that failed. Every sentence is built from the
+ * one row for its ordered tenant and one for its unordered tenants), the ratios ordered/unordered and ordered/oracle,
+ * the picture's panels, and plain-sentence notes on the mixed run and on any request that failed. Every sentence is built from the
  * measured numbers; none is fixed text about who wins.
  */
 public final class Report {
@@ -21,22 +21,21 @@ public final class Report {
     private final List<String> notes = new ArrayList<>();
     private Optional<StrategyMetrics> ordered = Optional.empty();
     private Optional<StrategyMetrics> unordered = Optional.empty();
+    private Optional<StrategyMetrics> oracle = Optional.empty();
 
     /** The report of {@code runs}, in the order they ran. */
     public Report(List<RunResult> runs) {
         for (RunResult run : runs) {
             List<TenantResult> orderedTenants = tenants(run, Strategy.ORDERED);
             List<TenantResult> unorderedTenants = tenants(run, Strategy.UNORDERED);
-            if (unorderedTenants.isEmpty()) {
+            if (orderedTenants.isEmpty() || unorderedTenants.isEmpty()) {
                 StrategyMetrics m = StrategyMetrics.of(run.spec().name(), run, run.tenants());
                 rows.add(m);
-                ordered = Optional.of(m);
-                panels.add(new TimelineSvg.Panel(run.spec().name() + ": tenant-1 of " + run.tenants().size(),
-                        run.tenants().getFirst().record()));
-            } else if (orderedTenants.isEmpty()) {
-                StrategyMetrics m = StrategyMetrics.of(run.spec().name(), run, run.tenants());
-                rows.add(m);
-                unordered = Optional.of(m);
+                switch (run.tenants().getFirst().record().strategy()) {
+                    case ORDERED -> ordered = Optional.of(m);
+                    case UNORDERED -> unordered = Optional.of(m);
+                    case ORACLE -> oracle = Optional.of(m);
+                }
                 panels.add(new TimelineSvg.Panel(run.spec().name() + ": tenant-1 of " + run.tenants().size(),
                         run.tenants().getFirst().record()));
             } else {
@@ -105,9 +104,14 @@ public final class Report {
         return List.copyOf(rows);
     }
 
-    /** The table, with the ratio row when both an ordered and an unordered run took place. */
+    /** The table, with a ratio row for each of the unordered and oracle runs that ran beside an ordered one. */
     public ComparisonTable table() {
-        return new ComparisonTable(rows, ordered, unordered);
+        List<ComparisonTable.Ratio> ratios = new ArrayList<>();
+        ordered.ifPresent(o -> {
+            unordered.ifPresent(u -> ratios.add(new ComparisonTable.Ratio(ComparisonTable.RATIO_LABEL, o, u)));
+            oracle.ifPresent(x -> ratios.add(new ComparisonTable.Ratio(ComparisonTable.ORACLE_RATIO_LABEL, o, x)));
+        });
+        return new ComparisonTable(rows, ratios);
     }
 
     /** The picture's panels, one per strategy (two for a mixed run). */

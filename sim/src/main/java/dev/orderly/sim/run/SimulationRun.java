@@ -4,7 +4,9 @@ import dev.orderly.api.Engine;
 import dev.orderly.api.Request;
 import dev.orderly.api.RequestFailedException;
 import dev.orderly.api.RequestResult;
+import dev.orderly.api.Tier2Client;
 import dev.orderly.engine.Orderly;
+import dev.orderly.sim.fleet.OracleDispatcher;
 import dev.orderly.sim.fleet.SimulatedFleet;
 import dev.orderly.sim.fleet.SimulatedTier2;
 import java.time.Duration;
@@ -40,6 +42,11 @@ public final class SimulationRun {
             throw new IllegalArgumentException("the run has " + spec.tenants() + " tenants, the scenario "
                     + scenario.tenants());
         }
+        if (spec.tenantStrategies().contains(Strategy.ORACLE)
+                && !spec.tenantStrategies().stream().allMatch(s -> s == Strategy.ORACLE)) {
+            throw new IllegalArgumentException("the oracle dispatches every slot of the fleet: every tenant of its"
+                    + " run must use it");
+        }
         if (scenario.segments() > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("segments must be <= " + Integer.MAX_VALUE + " for the simulator, was "
                     + scenario.segments());
@@ -53,6 +60,7 @@ public final class SimulationRun {
     /** Runs every tenant's request to its end and returns what happened. */
     public RunResult run() throws InterruptedException {
         SimulatedFleet fleet = new SimulatedFleet(scenario.fleet());
+        OracleDispatcher oracle = new OracleDispatcher(fleet);
         Map<Strategy, Engine> engines = new EnumMap<>(Strategy.class);
         for (Strategy s : spec.tenantStrategies()) {
             engines.computeIfAbsent(s, k -> Orderly.engine(scenario.engineConfig(k)));
@@ -69,7 +77,8 @@ public final class SimulationRun {
                     scenario.stages(), origin);
             SimulatedClient client = new SimulatedClient(tier2, recorder, scenario.fleet().timeScale(),
                     scenario.clientTime());
-            Request request = new Request(name, scenario.plan(), tier2, tier2.outputs(), client, recorder);
+            Tier2Client dialer = strategy == Strategy.ORACLE ? oracle.tenant(tier2) : tier2;
+            Request request = new Request(name, scenario.plan(), dialer, tier2.outputs(), client, recorder);
             recorders.add(recorder);
             tenants.add(new Tenant(engines.get(strategy), request, recorder));
         }

@@ -43,12 +43,26 @@ class ComparisonTableTest {
             assertTrue(i > at, "column " + column + " in order in: " + header);
             at = i;
         }
-        assertEquals(List.of("1.00s", "0.00s", "0.00s", "0.00s", "2.00s", "4.00s", "40", "30", "10.0", "1"),
+        assertEquals(List.of("1.00s", "2.50s", "0.00s", "0.00s", "0.00s", "2.00s", "4.00s", "40", "30", "10.0", "1"),
                 row(table, "ordered"));
-        assertEquals(List.of("8.00s", "6.00s", "8.00s", "8.00s", "8.00s", "8.00s", "160", "150", "20.0", "0"),
+        assertEquals(List.of("8.00s", "8.00s", "6.00s", "8.00s", "8.00s", "8.00s", "8.00s", "160", "150", "20.0", "0"),
                 row(table, "unordered"));
-        assertEquals(List.of("0.13x", "0.000x", "0.000x", "0.000x", "0.25x", "0.50x", "0.25x", "0.20x", "0.50x"),
-                row(table, ComparisonTable.RATIO_LABEL));
+        assertEquals(List.of("0.13x", "0.31x", "0.000x", "0.000x", "0.000x", "0.25x", "0.50x", "0.25x", "0.20x",
+                "0.50x"), row(table, ComparisonTable.RATIO_LABEL));
+    }
+
+    @Test
+    void anOracleRunAddsItsRowAndTheRatiosOrderedOverOracle() {
+        // The oracle: ready and delivered at 1, 1, 2, 2 s: mean delivery 1.5 s, done at 2 s, 4 dials, no refusal.
+        RunResult oracle = Records.run(RunSpec.all(Strategy.ORACLE, 1), 2,
+                Records.tenant("tenant-1", Strategy.ORACLE, new long[] {1, 1, 2, 2}, new long[] {1, 1, 2, 2}, 1, 4,
+                        0, 0));
+        String table = new Report(List.of(ORDERED, UNORDERED, oracle)).table().render();
+        assertEquals(List.of("1.00s", "1.50s", "0.00s", "0.00s", "0.00s", "1.00s", "2.00s", "4", "0", "2.0", "0"),
+                row(table, "oracle"));
+        assertEquals(List.of("1.00x", "1.67x", "-", "-", "-", "2.00x", "2.00x", "10.00x", "n/a", "5.00x"),
+                row(table, ComparisonTable.ORACLE_RATIO_LABEL));
+        assertTrue(table.indexOf(ComparisonTable.RATIO_LABEL) < table.indexOf(ComparisonTable.ORACLE_RATIO_LABEL));
     }
 
     @Test
