@@ -39,6 +39,7 @@ import picocli.CommandLine.Spec;
  * why) or the picture could not be written; 2 for a bad option or value (one line naming it).
  */
 @Command(name = "orderly", mixinStandardHelpOptions = true, version = "orderly 0.1.0",
+        subcommands = SweepCommand.class,
         sortOptions = false, usageHelpAutoWidth = true,
         description = {
             "Runs one scenario on a simulated tier2 fleet that is full: several tenants' requests compete for its"
@@ -133,6 +134,11 @@ public final class OrderlyCommand implements Callable<Integer> {
         return (nl < 0 ? s : s.substring(0, nl)).strip();
     }
 
+    /** The environment the command was started with: the engine's variables are read from it. */
+    Map<String, String> environment() {
+        return env;
+    }
+
     @Override
     public Integer call() throws InterruptedException {
         Scenario scenario = scenario();
@@ -140,7 +146,7 @@ public final class OrderlyCommand implements Callable<Integer> {
         List<RunSpec> runs = runs(scenario);
         long started = System.nanoTime();
         printHeading(scenario);
-        warmUp();
+        RunSupport.warmUp();
         List<RunResult> results = new ArrayList<>();
         for (int i = 0; i < runs.size(); i++) {
             RunSpec run = runs.get(i);
@@ -153,7 +159,7 @@ public final class OrderlyCommand implements Callable<Integer> {
             RunResult result = new SimulationRun(scenario, run, period, progress).run();
             printer.finish();
             results.add(result);
-            warnIfBehind(scenario, run, result);
+            RunSupport.warnIfBehind(err, scenario, run, result);
         }
         Report report = new Report(results);
         out.println();
@@ -182,35 +188,6 @@ public final class OrderlyCommand implements Callable<Integer> {
         out.printf(Locale.ROOT, "wall-clock time: %.1f s%n", wall / 1e9);
         out.flush();
         return code;
-    }
-
-    /** Warns, on stderr, when the run's simulated clock fell behind: its figures then overstate every wait. */
-    private void warnIfBehind(Scenario scenario, RunSpec run, RunResult result) {
-        TimeScale scale = scenario.fleet().timeScale();
-        if (result.clock().behind(scale, scenario.resolution())) {
-            err.printf(Locale.ROOT, "orderly: warning: the %s run fell behind: its timers woke %.0f ms (simulated) late"
-                            + " on average against a %s %s; its times are too long. Use a lower --time-scale"
-                            + " (now %s).%n",
-                    run.name(), result.clock().meanSimSeconds(scale) * 1000,
-                    DurationConverter.format(scenario.resolution()),
-                    scenario.resolution().equals(scenario.refusedDelay()) ? "refused delay" : "job duration",
-                    scale.factor());
-            err.flush();
-        }
-    }
-
-    /**
-     * A short run of both strategies that is not reported: it loads and compiles the engine's and the fleet's code,
-     * so that the first measured run does not pay for it (it would otherwise add tens of wall-clock milliseconds,
-     * which the time scale multiplies, to whichever strategy runs first).
-     */
-    private void warmUp() throws InterruptedException {
-        FleetConfig fleet = new FleetConfig(1, 2, Duration.ofSeconds(2), 0.4, FaultRates.NONE, 1,
-                new TimeScale(200));
-        Scenario small = new Scenario(8, 2, 4, 2, fleet, Duration.ZERO, Duration.ofMillis(100), Duration.ofSeconds(1));
-        for (RunSpec run : List.of(RunSpec.all(Strategy.ORDERED, 2), RunSpec.all(Strategy.UNORDERED, 2))) {
-            new SimulationRun(small, run, Duration.ofSeconds(10), p -> { }).run();
-        }
     }
 
     private Scenario scenario() {
