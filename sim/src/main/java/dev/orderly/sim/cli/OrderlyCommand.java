@@ -3,7 +3,6 @@ package dev.orderly.sim.cli;
 import dev.orderly.api.EngineConfig;
 import dev.orderly.sim.fleet.FaultRates;
 import dev.orderly.sim.fleet.FleetConfig;
-import dev.orderly.sim.fleet.TimeScale;
 import dev.orderly.sim.report.Report;
 import dev.orderly.sim.report.TimelineSvg;
 import dev.orderly.sim.run.ProgressSample;

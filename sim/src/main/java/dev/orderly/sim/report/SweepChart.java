@@ -1,8 +1,6 @@
 package dev.orderly.sim.report;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
@@ -47,11 +45,7 @@ public final class SweepChart {
 
     /** Writes the chart to {@code file}, creating its directory if needed. */
     public void write(Path file) throws IOException {
-        Path dir = file.toAbsolutePath().getParent();
-        if (dir != null) {
-            Files.createDirectories(dir);
-        }
-        Files.writeString(file, render(), StandardCharsets.UTF_8);
+        SvgFile.write(file, render());
     }
 
     /** The chart as an SVG document. */
