@@ -115,7 +115,8 @@ public final class OrderlyCommand implements Callable<Integer> {
         cl.setOut(out);
         cl.setErr(err);
         cl.setParameterExceptionHandler((ex, a) -> {
-            err.println("orderly: " + firstLine(ex.getMessage()) + " (see orderly --help)");
+            err.println("orderly: " + firstLine(ex.getMessage()) + " (see "
+                    + ex.getCommandLine().getCommandSpec().qualifiedName() + " --help)");
             err.flush();
             return 2;
         });

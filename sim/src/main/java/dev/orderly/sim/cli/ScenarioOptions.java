@@ -32,6 +32,9 @@ final class ScenarioOptions {
      */
     static final double MAX_TIME_SCALE = 200;
 
+    /** The simulator's failure delay unless set: the engine's 5 s would make short simulated runs mostly waiting. */
+    private static final Duration DEFAULT_FAILURE_DELAY = Duration.ofSeconds(1);
+
     @Option(names = "--segments", paramLabel = "N", defaultValue = "60",
             description = "Segments per tenant request (default: ${DEFAULT-VALUE}).")
     private long segments;
@@ -185,7 +188,7 @@ final class ScenarioOptions {
         }
         EngineConfig.Builder b = fromEnv.toBuilder();
         if (!env.containsKey(EngineConfig.ENV_FAILURE_DELAY)) {
-            b.failureDelay(DEFAULT_FAILURE_DELAY); // the engine's 5 s would make short simulated runs mostly waiting
+            b.failureDelay(DEFAULT_FAILURE_DELAY);
         }
         if (refusedDelay != null) {
             check(cl, "--refused-delay", !refusedDelay.isNegative(), DurationConverter.format(refusedDelay), ">= 0");
@@ -223,8 +226,6 @@ final class ScenarioOptions {
             throw new ParameterException(cl, e.getMessage());
         }
     }
-
-    private static final Duration DEFAULT_FAILURE_DELAY = Duration.ofSeconds(1);
 
     private static void check(CommandLine cl, String option, boolean ok, Object value, String rule) {
         if (!ok) {

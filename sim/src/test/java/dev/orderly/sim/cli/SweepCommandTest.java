@@ -63,5 +63,6 @@ class SweepCommandTest {
         assertEquals("", o.out());
         assertEquals(1, o.err().strip().lines().count(), o.err());
         assertTrue(o.err().contains(option) && !o.err().contains("java."), o.err());
+        assertTrue(o.err().strip().endsWith("(see orderly sweep --help)"), o.err());
     }
 }
