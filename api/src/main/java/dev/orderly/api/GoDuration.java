@@ -8,9 +8,12 @@ import java.util.Map;
  * Parses durations written the way Go's {@code time.ParseDuration} writes them: a sequence of decimal numbers, each
  * with a unit ({@code ns}, {@code us}, {@code µs}, {@code ms}, {@code s}, {@code m}, {@code h}), such as {@code 100ms},
  * {@code 5s} or {@code 1m30s}, with an optional sign; {@code 0} alone is also accepted. The environment variables this
- * library reads were named by a Go service, so their values are written this way.
+ * library reads were named by a Go service, so their values are written this way; public so that a command line that
+ * also takes durations reads them exactly as the environment does.
+ *
+ * <p>This class is stateless and thread-safe.
  */
-final class GoDuration {
+public final class GoDuration {
 
     private static final Map<String, Long> NANOS_PER_UNIT = Map.of(
             "ns", 1L,
@@ -30,7 +33,7 @@ final class GoDuration {
      *
      * @throws IllegalArgumentException if {@code text} is not a Go duration; the message says why
      */
-    static Duration parse(String text) {
+    public static Duration parse(String text) {
         String s = text.strip();
         if (s.isEmpty()) {
             throw new IllegalArgumentException("empty duration");

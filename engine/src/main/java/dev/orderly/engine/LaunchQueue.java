@@ -31,9 +31,11 @@ import java.util.function.LongSupplier;
  *   <li><b>No queue, no wait:</b> {@code awaitTurn} of a job that is not queued returns at once, and the job does not
  *       join, when nothing is queued, or when it sorts ahead of everything queued and a dial slot is free. A fleet with
  *       room is paced exactly as without the queue.
- *   <li>{@code refused}: the job keeps (or takes) its place and may dial again {@code refusedDelay} later.
- *       {@code failed}: the same with {@code failureDelay}; while it waits it holds its place and, in the window, its
- *       window slot.
+ *   <li>{@code refused}: the job keeps (or takes) its place and may dial again {@code refusedDelay} later, or sooner:
+ *       {@link #slotFreed} (a job of the request has just ended, so a slot is free on a tier2) lets the window's first
+ *       refused job dial at once. Measured with short jobs on a full fleet, that slot otherwise idles or goes to
+ *       another request. {@code failed}: the same with {@code failureDelay}, which {@code slotFreed} does not shorten;
+ *       while it waits it holds its place and, in the window, its window slot.
  *   <li>{@code leave}: the job is gone; idempotent. Call it the moment a tier2 takes the job, and again on every
  *       exit path.
  *   <li>A timer never wakes a job outside the window: a job that a join in front pushes out of the window gives up its
@@ -120,6 +122,8 @@ public final class LaunchQueue {
         Wait wait = Wait.NONE;
         /** Signalled out of its timed wait because a join in front pushed it out of the window. */
         boolean pushedOut;
+        /** Its not-before is a refused delay: it was refused for want of a slot, not failed. */
+        boolean refusedWait;
 
         Entry(JobKey key, Condition turn, long notBeforeNanos) {
             this.key = key;
@@ -294,7 +298,7 @@ public final class LaunchQueue {
      * if it was not queued) and may dial again {@code refusedDelay} from now. Not counted against the job.
      */
     public void refused(JobKey key) {
-        requeue(key, refusedDelayNanos);
+        requeue(key, refusedDelayNanos, true);
     }
 
     /**
@@ -302,10 +306,10 @@ public final class LaunchQueue {
      * {@code failureDelay} from now; meanwhile it holds its place and, if it is in the window, its window slot.
      */
     public void failed(JobKey key) {
-        requeue(key, failureDelayNanos);
+        requeue(key, failureDelayNanos, false);
     }
 
-    private void requeue(JobKey key, long delayNanos) {
+    private void requeue(JobKey key, long delayNanos, boolean refusal) {
         Objects.requireNonNull(key, "key");
         boolean joined = false;
         lock.lock();
@@ -314,10 +318,11 @@ public final class LaunchQueue {
             dialers.remove(key);
             Entry entry = queued.get(key);
             if (entry == null) {
-                join(key, notBefore);
+                join(key, notBefore).refusedWait = refusal;
                 joined = true;
             } else {
                 entry.notBeforeNanos = notBefore;
+                entry.refusedWait = refusal;
             }
             signalEligible();
             assert invariantsHold();
@@ -346,6 +351,38 @@ public final class LaunchQueue {
                 }
             } else if (dialers.remove(key)) {
                 signalEligible();
+            }
+            assert invariantsHold();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * A job of this request has just ended on a tier2, so a slot is free there now. The first job of the window that
+     * sits out a refused delay (it was turned away for want of a slot) may dial at once instead of at the end of its
+     * delay: otherwise the slot idles, or goes to another request's random redial, for up to {@code refusedDelay}.
+     * A job sitting out a failure delay keeps it. Wakes at most that one job; a queue with no such job is unchanged.
+     */
+    public void slotFreed() {
+        lock.lock();
+        try {
+            long now = nanoTime.getAsLong();
+            int position = 0;
+            for (Entry e : queued.values()) {
+                if (position++ >= window) {
+                    break;
+                }
+                if (e.refusedWait && !dialers.contains(e.key) && e.notBeforeNanos - now > 0) {
+                    e.notBeforeNanos = now;
+                    e.refusedWait = false;
+                    if (e.wait == Wait.TIMED) {
+                        // Its delay is over: it looks again, and dials if a dial slot is free, else parks for one.
+                        e.wait = Wait.SIGNALLED;
+                        e.turn.signal();
+                    }
+                    break;
+                }
             }
             assert invariantsHold();
         } finally {

@@ -82,7 +82,8 @@ class CancellationTest {
         Background run = new Background(census.engine(longDelays(ordered)),
                 Request.of(PLAN, tier2, store, new RecordingClient()).withListener(waits));
 
-        await().atMost(Duration.ofSeconds(10)).until(() -> tier2.blocked() == 3 && waits.refused.get() == 1
+        // At least one refusal: in ordered mode each job that ends lets segment 3 redial (and be refused) at once.
+        await().atMost(Duration.ofSeconds(10)).until(() -> tier2.blocked() == 3 && waits.refused.get() >= 1
                 && waits.failed.get() == 1);
         run.interrupt();
 

@@ -30,7 +30,9 @@ class DelayTest {
     private static final JobKey UNIT = new JobKey(1, 0);
 
     @ParameterizedTest(name = "{0} ordered={1}")
-    @CsvSource({"failure, true", "failure, false", "refused, true", "refused, false"})
+    // "refused, true" is in RefusedDelayAndFreedSlotTest: in ordered mode a job of the request that ends (here the
+    // other unit) lets a refused job dial before its delay is up.
+    @CsvSource({"failure, true", "failure, false", "refused, false"})
     void aJobDoesNotRedialBeforeItsDelay(String kind, boolean ordered) throws Exception {
         boolean failure = kind.equals("failure");
         Duration second = Duration.ofSeconds(1);

@@ -19,4 +19,8 @@ interface DialGate {
 
     /** The job was admitted or has ended; idempotent. */
     void leave(JobKey key);
+
+    /** A job of the request has ended on a tier2, freeing its slot there. Nothing by default. */
+    default void slotFreed() {
+    }
 }

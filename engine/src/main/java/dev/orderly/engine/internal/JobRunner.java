@@ -169,6 +169,8 @@ final class JobRunner {
             return retryOrFail(job, asFatal(e), attempts);
         } finally {
             close(call, key);
+            // The job has ended on the tier2, so its slot there is free: the request's next refused job may try now.
+            gate.slotFreed();
         }
         listener.onJobDone(job);
         LOG.info("{} done after {} dial(s)", key, job.attempt());

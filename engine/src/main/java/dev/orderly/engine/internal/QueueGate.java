@@ -33,6 +33,11 @@ final class QueueGate implements DialGate {
     }
 
     @Override
+    public void slotFreed() {
+        queue.slotFreed();
+    }
+
+    @Override
     public String toString() {
         return queue.toString();
     }

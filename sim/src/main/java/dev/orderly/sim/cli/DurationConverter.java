@@ -1,43 +1,33 @@
 package dev.orderly.sim.cli;
 
+import dev.orderly.api.GoDuration;
 import java.math.BigDecimal;
 import java.time.Duration;
-import java.util.Locale;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import picocli.CommandLine;
 
 /**
- * Reads a duration option written as a number and a unit: {@code 250ms}, {@code 2s}, {@code 1.5s}, {@code 2m};
- * {@code 0} alone is zero. picocli turns the exception into a one-line error naming the option.
+ * Reads a duration option with the same parser as the engine's environment variables ({@link GoDuration}): a number
+ * and a unit, or several, such as {@code 250ms}, {@code 1.5s}, {@code 1m30s} or {@code 100us}; {@code 0} alone is
+ * zero. A sign is read too; each option checks its own range. picocli turns the exception into a one-line error
+ * naming the option.
  */
 final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
 
-    private static final Pattern FORM = Pattern.compile("(\\d+(?:\\.\\d+)?)(ms|s|m|h)");
+    private static final Duration LONGEST = Duration.ofDays(365);
 
     @Override
     public Duration convert(String value) {
-        String v = value.strip().toLowerCase(Locale.ROOT);
-        if (v.equals("0")) {
-            return Duration.ZERO;
+        Duration d;
+        try {
+            d = GoDuration.parse(value);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.TypeConversionException("'" + value + "' is not a duration (" + e.getMessage()
+                    + "); write it like 250ms, 1.5s or 1m30s");
         }
-        Matcher m = FORM.matcher(v);
-        if (!m.matches()) {
-            throw new CommandLine.TypeConversionException(
-                    "'" + value + "' is not a duration; write it like 250ms, 2s, 1.5s or 2m");
-        }
-        BigDecimal amount = new BigDecimal(m.group(1));
-        long nanosPerUnit = switch (m.group(2)) {
-            case "ms" -> 1_000_000L;
-            case "s" -> 1_000_000_000L;
-            case "m" -> 60_000_000_000L;
-            default -> 3_600_000_000_000L;
-        };
-        BigDecimal nanos = amount.multiply(BigDecimal.valueOf(nanosPerUnit));
-        if (nanos.compareTo(BigDecimal.valueOf(Duration.ofDays(365).toNanos())) > 0) {
+        if (d.abs().compareTo(LONGEST) > 0) {
             throw new CommandLine.TypeConversionException("'" + value + "' is longer than a year");
         }
-        return Duration.ofNanos(nanos.longValue());
+        return d;
     }
 
     /** Writes a duration the way this converter reads it. */

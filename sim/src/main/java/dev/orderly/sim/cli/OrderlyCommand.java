@@ -1,8 +1,8 @@
 package dev.orderly.sim.cli;
 
+import dev.orderly.api.EngineConfig;
 import dev.orderly.sim.fleet.FaultRates;
 import dev.orderly.sim.fleet.FleetConfig;
-import dev.orderly.sim.fleet.TimeScale;
 import dev.orderly.sim.report.Report;
 import dev.orderly.sim.report.TimelineSvg;
 import dev.orderly.sim.run.ProgressSample;
@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
 import picocli.CommandLine;
@@ -37,14 +38,22 @@ import picocli.CommandLine.Spec;
  * why) or the picture could not be written; 2 for a bad option or value (one line naming it).
  */
 @Command(name = "orderly", mixinStandardHelpOptions = true, versionProvider = ProjectVersion.class,
+        subcommands = SweepCommand.class,
         sortOptions = false, usageHelpAutoWidth = true,
         description = {
             "Runs one scenario on a simulated tier2 fleet that is full: several tenants' requests compete for its"
                     + " slots, an instance at its limit refuses a job at once, and a refused job dials again.",
             "It runs the scenario with ordered launch (the job the client reads first gets the next free slot), with"
-                    + " the unordered baseline (every refused job redials on its own), and mixed (one ordered tenant"
-                    + " among unordered ones); then prints a table and writes a picture.",
-            "Durations are simulated time, written like 250ms, 2s or 1.5s; --time-scale sets how fast it runs."},
+                    + " the unordered baseline (every refused job redials on its own), with the oracle (a perfect"
+                    + " central dispatcher, the limit), and mixed (one ordered tenant among unordered ones); then"
+                    + " prints a table and writes a picture.",
+            "Durations are simulated time, written as Go durations like 250ms, 1.5s or 1m30s (the engine's environment"
+                    + " variables use the same form); --time-scale sets how fast it runs.",
+            "The engine reads its environment variables (SUBSTREAMS_WORKER_LAUNCH_WINDOW_PERCENT, _LAUNCH_WINDOW_MAX,"
+                    + " _OVERLOADED_RETRY_DELAY, _FAILED_RETRY_DELAY, _MAX_RETRIES, _MAX_TIMEOUT_RETRIES,"
+                    + " ORDERLY_LOOKAHEAD_FACTOR) as an embedded engine would; an option overrides its variable, and a"
+                    + " bad value is an error naming it. ORDERLY_ORDERED_LAUNCH is checked but not used: --strategy"
+                    + " sets each run's."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:every request delivered every segment", "1:a request failed, or the picture could not be"
                 + " written", "2:bad option or value"})
@@ -61,22 +70,24 @@ public final class OrderlyCommand implements Callable<Integer> {
 
     @Option(names = "--strategy", paramLabel = "NAME", defaultValue = "all",
             converter = StrategyChoice.Converter.class,
-            description = "ordered, unordered, both (ordered then unordered), mixed, or all (both, then mixed)"
-                    + " (default: all).")
+            description = "ordered, unordered, oracle (a perfect central dispatcher: the limit), both (ordered then"
+                    + " unordered), mixed, or all (ordered, unordered, oracle, then mixed) (default: all).")
     private StrategyChoice strategy;
 
     @Option(names = {"-o", "--output"}, paramLabel = "FILE", defaultValue = "orderly-out/timeline.svg",
             description = "Where to write the picture (default: ${DEFAULT-VALUE}).")
-    private Path output;
+    private String output;
 
     @Option(names = {"-q", "--quiet"}, description = "No progress lines; only the table and the picture's path.")
     private boolean quiet;
 
+    private final Map<String, String> env;
     private final PrintWriter out;
     private final PrintWriter err;
     private final boolean terminal;
 
-    OrderlyCommand(PrintWriter out, PrintWriter err, boolean terminal) {
+    OrderlyCommand(Map<String, String> env, PrintWriter out, PrintWriter err, boolean terminal) {
+        this.env = env;
         this.out = out;
         this.err = err;
         this.terminal = terminal;
@@ -91,22 +102,32 @@ public final class OrderlyCommand implements Callable<Integer> {
         PrintWriter out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
         PrintWriter err = new PrintWriter(System.err, true, StandardCharsets.UTF_8);
         boolean terminal = System.console() != null && System.console().isTerminal();
-        System.exit(execute(args, out, err, terminal));
+        System.exit(execute(args, System.getenv(), out, err, terminal));
     }
 
     /** Runs the command with {@code args}, printing to {@code out} and {@code err}; returns the exit code. */
     static int execute(String[] args, PrintWriter out, PrintWriter err, boolean terminal) {
-        CommandLine cl = new CommandLine(new OrderlyCommand(out, err, terminal));
+        return execute(args, Map.of(), out, err, terminal);
+    }
+
+    /**
+     * Runs the command with {@code args} and the environment {@code env}, printing to {@code out} and {@code err};
+     * returns the exit code.
+     */
+    static int execute(String[] args, Map<String, String> env, PrintWriter out, PrintWriter err, boolean terminal) {
+        CommandLine cl = new CommandLine(new OrderlyCommand(env, out, err, terminal));
         cl.addSubcommand("fleet", FleetCommand.commandLine(out, err, terminal));
         cl.setOut(out);
         cl.setErr(err);
         cl.setParameterExceptionHandler((ex, a) -> {
-            err.println("orderly: " + firstLine(ex.getMessage()) + " (see orderly --help)");
+            err.println("orderly: " + firstLine(ex.getMessage()) + " (see "
+                    + ex.getCommandLine().getCommandSpec().qualifiedName() + " --help)");
             err.flush();
             return 2;
         });
         cl.setExecutionExceptionHandler((ex, c, parsed) -> {
-            err.println("orderly: " + firstLine(String.valueOf(ex)));
+            // For people: the message, never the exception's class name.
+            err.println("orderly: " + (ex.getMessage() == null ? "unexpected internal error" : firstLine(ex.getMessage())));
             err.flush();
             return 1;
         });
@@ -118,16 +139,22 @@ public final class OrderlyCommand implements Callable<Integer> {
         return (nl < 0 ? s : s.substring(0, nl)).strip();
     }
 
+    /** The environment the command was started with: the engine's variables are read from it. */
+    Map<String, String> environment() {
+        return env;
+    }
+
     @Override
     public Integer call() throws InterruptedException, IOException {
         Scenario scenario = scenario();
+        Path picture = OutputPath.check(spec.commandLine(), "--output", output);
         List<RunSpec> runs = runs(scenario);
         long started = System.nanoTime();
         boolean forPeople = observability.format() == OutputFormat.TABLE;
         if (forPeople) {
             printHeading(scenario);
         }
-        warmUp();
+        RunSupport.warmUp();
         List<RunResult> results = new ArrayList<>();
         Observation observation = observability.open();
         try (observation) {
@@ -143,20 +170,23 @@ public final class OrderlyCommand implements Callable<Integer> {
                         observation.observer(run.name())).run();
                 printer.finish();
                 results.add(result);
+                RunSupport.warnIfBehind(err, scenario, run, result);
             }
         }
         Report report = new Report(results);
         if (!forPeople) {
-            return printForScripts(scenario, results, report, observation, started);
+            return printForScripts(scenario, results, report, observation, picture, started);
         }
         out.println();
         out.print(report.table().render());
         out.println();
         out.println("Times are simulated seconds. first segment: mean over tenants of start -> first segment delivered.");
+        out.println("mean delivery: mean over every segment of start -> segment delivered.");
         out.println("lag: per segment, output ready -> delivered to the client (p50/p90/max over every segment).");
         out.println("client stall: mean over tenants of the time the client waited with nothing to read.");
         out.println("total: start -> last segment delivered. dials/s: dials per simulated second on the fleet.");
         out.println("failures: jobs that got in and then failed (retried unless fatal or out of retries).");
+        out.println("ratios: '-' when both times are under 0.05s (noise); '>Nx' when only the divisor is.");
         for (String note : report.notes()) {
             out.println(note);
         }
@@ -167,13 +197,12 @@ public final class OrderlyCommand implements Callable<Integer> {
         observation.recordingFile().ifPresent(f -> out.println("flight recording: " + f));
         long wall = System.nanoTime() - started;
         int code = results.stream().allMatch(RunResult::allCompleted) ? 0 : 1;
-        Path picture = output.toAbsolutePath().normalize();
         try {
             new TimelineSvg(pictureHeading(scenario), report.panels(), scenario.stages(), scenario.fleet().timeScale())
                     .write(picture);
             out.println("picture: " + picture);
         } catch (IOException e) {
-            err.println("orderly: cannot write the picture to " + picture + ": " + e);
+            err.println("orderly: cannot write the picture to " + picture + ": " + OutputPath.describe(e));
             code = 1;
         }
         out.printf(Locale.ROOT, "wall-clock time: %.1f s%n", wall / 1e9);
@@ -183,14 +212,13 @@ public final class OrderlyCommand implements Callable<Integer> {
 
     /** The report as CSV or JSON, alone on stdout; the picture is written as for people. */
     private int printForScripts(Scenario scenario, List<RunResult> results, Report report, Observation observation,
-            long started) {
+            Path picture, long started) {
         int code = results.stream().allMatch(RunResult::allCompleted) ? 0 : 1;
-        Path picture = output.toAbsolutePath().normalize();
         try {
             new TimelineSvg(pictureHeading(scenario), report.panels(), scenario.stages(), scenario.fleet().timeScale())
                     .write(picture);
         } catch (IOException e) {
-            err.println("orderly: cannot write the picture to " + picture + ": " + e);
+            err.println("orderly: cannot write the picture to " + picture + ": " + OutputPath.describe(e));
             code = 1;
         }
         out.print(observability.format() == OutputFormat.CSV ? MachineReport.csv(report)
@@ -200,22 +228,8 @@ public final class OrderlyCommand implements Callable<Integer> {
         return code;
     }
 
-    /**
-     * A short run of both strategies that is not reported: it loads and compiles the engine's and the fleet's code,
-     * so that the first measured run does not pay for it (it would otherwise add tens of wall-clock milliseconds,
-     * which the time scale multiplies, to whichever strategy runs first).
-     */
-    private void warmUp() throws InterruptedException {
-        FleetConfig fleet = new FleetConfig(1, 2, Duration.ofSeconds(2), 0.4, FaultRates.NONE, 1,
-                new TimeScale(200));
-        Scenario small = new Scenario(8, 2, 4, 2, fleet, Duration.ZERO, Duration.ofMillis(100), Duration.ofSeconds(1));
-        for (RunSpec run : List.of(RunSpec.all(Strategy.ORDERED, 2), RunSpec.all(Strategy.UNORDERED, 2))) {
-            new SimulationRun(small, run, Duration.ofSeconds(10), p -> { }).run();
-        }
-    }
-
     private Scenario scenario() {
-        Scenario scenario = scenarioOptions.toScenario(spec.commandLine());
+        Scenario scenario = scenarioOptions.toScenario(spec.commandLine(), env);
         observability.check(spec.commandLine());
         if (strategy.includesMixed() && scenario.tenants() < 2) {
             throw new ParameterException(spec.commandLine(), "--tenants must be >= 2 for a mixed run (or use"
@@ -232,6 +246,8 @@ public final class OrderlyCommand implements Callable<Integer> {
         return switch (run.name()) {
             case "ordered" -> "ordered: every tenant uses ordered launch";
             case "unordered" -> "unordered: every tenant uses the unordered baseline";
+            case "oracle" -> "oracle: a perfect central dispatcher gives each free slot to the lowest waiting unit,"
+                    + " tenants in turn";
             default -> "mixed: tenant-1 uses ordered launch, the other " + (run.tenants() - 1) + " the baseline";
         };
     }
@@ -246,6 +262,11 @@ public final class OrderlyCommand implements Callable<Integer> {
                         + " %s%n",
                 DurationConverter.format(f.jobDuration()), f.jobSpread(), DurationConverter.format(s.clientTime()),
                 DurationConverter.format(s.refusedDelay()), DurationConverter.format(s.failureDelay()));
+        EngineConfig e = s.engine();
+        out.printf(Locale.ROOT, "  engine: window %d%% of workers (%d..%d), max failures %d, max timeouts %d,"
+                        + " look-ahead %s%n",
+                e.launchWindowPercent(), e.launchWindowMin(), e.launchWindowMax(), e.maxFailures(),
+                e.maxExecutionTimeouts(), e.lookaheadFactor());
         FaultRates r = f.faults();
         out.printf(Locale.ROOT, "  faults: unreachable %s, execution timeout %s, retryable %s, fatal %s, output"
                         + " missing %s; seed %d; time scale %s (1 simulated s = %.0f ms wall)%n",

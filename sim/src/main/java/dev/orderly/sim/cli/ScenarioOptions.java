@@ -1,21 +1,39 @@
 package dev.orderly.sim.cli;
 
+import dev.orderly.api.EngineConfig;
 import dev.orderly.sim.fleet.FaultRates;
 import dev.orderly.sim.fleet.FleetConfig;
 import dev.orderly.sim.fleet.TimeScale;
 import dev.orderly.sim.run.Scenario;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Map;
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 
 /**
- * The options that describe what to simulate: each tenant's request, the fleet, the client, the engine's retry
- * delays, the faults, the seed and the time scale. {@link #toScenario} checks every value and names the option of the
- * first bad one.
+ * The options that describe what to simulate: each tenant's request, the fleet, the client, the engine's
+ * configuration, the faults, the seed and the time scale. {@link #toScenario} checks every value and names the option
+ * (or environment variable) of the first bad one.
+ *
+ * <p>The engine's settings start from its environment variables ({@link EngineConfig#fromEnvironment}), as an
+ * embedded engine's would; an option overrides its variable. {@code ORDERLY_ORDERED_LAUNCH} is read (a bad value is
+ * still an error) but each run sets {@code ordered} itself: that is what {@code --strategy} compares.
  */
 final class ScenarioOptions {
+
+    /**
+     * The fastest honest time scale on a 2-core machine. Measured with the default scenario ({@code --strategy=both}):
+     * up to 10x the unordered run's dials and every figure stay put; from 30x the unordered baseline already sends a
+     * fifth fewer dials (the machine can no longer redial every refused job on time), from 100x totals drift by a
+     * quarter, at 1000x the table is meaningless. The cap leaves room for small scenarios and tests; a run that falls
+     * behind is warned about whatever the scale.
+     */
+    static final double MAX_TIME_SCALE = 200;
+
+    /** The simulator's failure delay unless set: the engine's 5 s would make short simulated runs mostly waiting. */
+    private static final Duration DEFAULT_FAILURE_DELAY = Duration.ofSeconds(1);
 
     @Option(names = "--segments", paramLabel = "N", defaultValue = "60",
             description = "Segments per tenant request (default: ${DEFAULT-VALUE}).")
@@ -55,15 +73,39 @@ final class ScenarioOptions {
             description = "Time the client spends reading one segment (default: ${DEFAULT-VALUE}).")
     private Duration clientTime;
 
-    @Option(names = "--refused-delay", paramLabel = "DURATION", defaultValue = "100ms",
-            converter = DurationConverter.class,
-            description = "Engine: wait before a refused job dials again (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--refused-delay", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "Engine: wait before a refused job dials again (default: 100ms, or"
+                    + " $SUBSTREAMS_WORKER_OVERLOADED_RETRY_DELAY, read as simulated time).")
     private Duration refusedDelay;
 
-    @Option(names = "--failure-delay", paramLabel = "DURATION", defaultValue = "1s",
-            converter = DurationConverter.class,
-            description = "Engine: wait before a failed job dials again (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--failure-delay", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "Engine: wait before a failed job dials again (default: 1s, or"
+                    + " $SUBSTREAMS_WORKER_FAILED_RETRY_DELAY, read as simulated time).")
     private Duration failureDelay;
+
+    @Option(names = "--window-percent", paramLabel = "P",
+            description = "Engine: launch window as a percentage of the workers, 1..100 (default: 20, or"
+                    + " $SUBSTREAMS_WORKER_LAUNCH_WINDOW_PERCENT).")
+    private Integer windowPercent;
+
+    @Option(names = "--window-max", paramLabel = "N",
+            description = "Engine: largest launch window, >= 2 (default: 15, or $SUBSTREAMS_WORKER_LAUNCH_WINDOW_MAX).")
+    private Integer windowMax;
+
+    @Option(names = "--max-failures", paramLabel = "N",
+            description = "Engine: retryable failures of one unit before its request fails (default: 5, or"
+                    + " $SUBSTREAMS_WORKER_MAX_RETRIES).")
+    private Integer maxFailures;
+
+    @Option(names = "--max-timeouts", paramLabel = "N",
+            description = "Engine: execution timeouts of one unit before its request fails (default: 2, or"
+                    + " $SUBSTREAMS_WORKER_MAX_TIMEOUT_RETRIES).")
+    private Integer maxTimeouts;
+
+    @Option(names = "--lookahead", paramLabel = "X",
+            description = "Engine: segments scheduled ahead of the client, as a multiple of the workers (default:"
+                    + " 2.0, or $ORDERLY_LOOKAHEAD_FACTOR).")
+    private Double lookahead;
 
     @Option(names = "--unreachable-rate", paramLabel = "P", defaultValue = "0.01",
             description = "Fault: probability a dial finds no healthy upstream (default: ${DEFAULT-VALUE}).")
@@ -92,15 +134,16 @@ final class ScenarioOptions {
     private long seed;
 
     @Option(names = "--time-scale", paramLabel = "X", defaultValue = "10",
-            description = "Simulated seconds per wall-clock second (default: ${DEFAULT-VALUE}).")
+            description = "Simulated seconds per wall-clock second, at most 200; past about 30 on 2 cores the"
+                    + " unordered baseline can no longer redial on time (default: ${DEFAULT-VALUE}).")
     private double timeScale;
 
     /**
-     * The scenario these options describe.
+     * The scenario these options describe, with the engine's settings read from {@code env} first.
      *
-     * @throws ParameterException naming the option and its value when a value is out of range
+     * @throws ParameterException naming the option or variable and its value when a value is out of range
      */
-    Scenario toScenario(CommandLine cl) {
+    Scenario toScenario(CommandLine cl, Map<String, String> env) {
         check(cl, "--segments", segments >= 1 && segments <= 100_000, segments, "between 1 and 100000");
         check(cl, "--stages", stages >= 1 && stages <= 16, stages, "between 1 and 16");
         check(cl, "--workers", workers >= 1 && workers <= 10_000, workers, "between 1 and 10000");
@@ -120,11 +163,68 @@ final class ScenarioOptions {
                     "--timeout-rate + --retryable-rate + --fatal-rate + --missing-output-rate must be <= 1, was %s",
                     perAdmission));
         }
-        check(cl, "--time-scale", timeScale > 0 && timeScale <= 1_000_000, timeScale, "> 0 and <= 1000000");
+        check(cl, "--time-scale", timeScale > 0 && timeScale <= MAX_TIME_SCALE, timeScale,
+                "> 0 and <= " + (int) MAX_TIME_SCALE);
+        check(cl, "--client-time", !clientTime.isNegative(), DurationConverter.format(clientTime), ">= 0");
+        EngineConfig engine = engine(cl, env);
         FaultRates faults = new FaultRates(unreachableRate, timeoutRate, retryableRate, fatalRate, missingOutputRate);
         FleetConfig fleet = new FleetConfig(instances, slots, jobDuration, jobSpread, faults, seed,
                 new TimeScale(timeScale));
-        return new Scenario(segments, stages, workers, tenants, fleet, clientTime, refusedDelay, failureDelay);
+        try {
+            return new Scenario(segments, stages, workers, tenants, fleet, clientTime, engine.refusedDelay(),
+                    engine.failureDelay(), engine);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(cl, e.getMessage());
+        }
+    }
+
+    /** The engine's settings: its environment variables, then the options; delays in simulated time. */
+    private EngineConfig engine(CommandLine cl, Map<String, String> env) {
+        EngineConfig fromEnv;
+        try {
+            fromEnv = EngineConfig.fromEnvironment(env);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(cl, "environment: " + e.getMessage());
+        }
+        EngineConfig.Builder b = fromEnv.toBuilder();
+        if (!env.containsKey(EngineConfig.ENV_FAILURE_DELAY)) {
+            b.failureDelay(DEFAULT_FAILURE_DELAY);
+        }
+        if (refusedDelay != null) {
+            check(cl, "--refused-delay", !refusedDelay.isNegative(), DurationConverter.format(refusedDelay), ">= 0");
+            b.refusedDelay(refusedDelay);
+        }
+        if (failureDelay != null) {
+            check(cl, "--failure-delay", !failureDelay.isNegative(), DurationConverter.format(failureDelay), ">= 0");
+            b.failureDelay(failureDelay);
+        }
+        if (windowPercent != null) {
+            check(cl, "--window-percent", windowPercent >= 1 && windowPercent <= 100, windowPercent,
+                    "between 1 and 100");
+            b.launchWindowPercent(windowPercent);
+        }
+        int min = fromEnv.launchWindowMin();
+        if (windowMax != null) {
+            check(cl, "--window-max", windowMax >= min, windowMax, ">= " + min + " (the smallest window)");
+            b.launchWindowMax(windowMax);
+        }
+        if (maxFailures != null) {
+            check(cl, "--max-failures", maxFailures >= 1, maxFailures, ">= 1");
+            b.maxFailures(maxFailures);
+        }
+        if (maxTimeouts != null) {
+            check(cl, "--max-timeouts", maxTimeouts >= 1, maxTimeouts, ">= 1");
+            b.maxExecutionTimeouts(maxTimeouts);
+        }
+        if (lookahead != null) {
+            check(cl, "--lookahead", lookahead > 0 && lookahead <= 1000, lookahead, "> 0 and <= 1000");
+            b.lookaheadFactor(lookahead);
+        }
+        try {
+            return b.build();
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(cl, e.getMessage());
+        }
     }
 
     private static void check(CommandLine cl, String option, boolean ok, Object value, String rule) {

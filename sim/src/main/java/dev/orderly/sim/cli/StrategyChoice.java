@@ -15,11 +15,13 @@ enum StrategyChoice {
     ORDERED,
     /** Every tenant with the unordered baseline. */
     UNORDERED,
+    /** Every tenant served by a perfect central dispatcher: the limit no client-side strategy can beat. */
+    ORACLE,
     /** Ordered, then unordered. */
     BOTH,
     /** One ordered tenant among unordered ones; needs two tenants or more. */
     MIXED,
-    /** Both, then mixed. */
+    /** Ordered, unordered, oracle, then mixed. */
     ALL;
 
     /** The name written on the command line. */
@@ -40,6 +42,9 @@ enum StrategyChoice {
         }
         if (this == UNORDERED || this == BOTH || this == ALL) {
             runs.add(RunSpec.all(Strategy.UNORDERED, tenants));
+        }
+        if (this == ORACLE || this == ALL) {
+            runs.add(RunSpec.all(Strategy.ORACLE, tenants));
         }
         if (includesMixed()) {
             runs.add(RunSpec.mixed(tenants));

@@ -63,13 +63,25 @@ public final class SimulatedTier2 implements Tier2Client, TenantDoor {
             fleet.countUnreachable();
             throw Tier2Exception.unreachable("no healthy upstream (simulated) for " + key);
         }
-        int admission = fleet.tryAdmit(draw.instance(), name, key);
-        if (admission == 0) {
+        SimulatedCall call = admitOn(draw.instance(), key);
+        if (call == null) {
             throw Tier2Exception.refused("instance " + draw.instance() + " is at its limit of "
                     + fleet.config().slotsPerInstance() + " concurrent jobs");
         }
+        return call;
+    }
+
+    /**
+     * Takes a slot on {@code instance} for {@code key} if it has one, with the fate the seed gives that admission;
+     * null if the instance is full. The load balancer's dial and the oracle's dispatcher both admit through here.
+     */
+    SimulatedCall admitOn(int instance, JobKey key) {
+        int admission = fleet.tryAdmit(instance, name, key);
+        if (admission == 0) {
+            return null;
+        }
         Fate fate = fleet.draws().admission(name, key, admission, key.stage() == lastStage);
-        return new SimulatedCall(this, draw.instance(), key, fate);
+        return new SimulatedCall(this, instance, key, fate);
     }
 
     SimulatedFleet fleet() {

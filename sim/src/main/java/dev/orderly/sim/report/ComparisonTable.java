@@ -4,35 +4,49 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
-import java.util.Optional;
 
 /**
- * The comparison table: one row per strategy, then the ratios ordered/unordered. Plain text, columns aligned, meant
- * for a terminal and for pasting into a README as a code block.
+ * The comparison table: one row per strategy, then the ratio rows (ordered/unordered, ordered/oracle). Plain text,
+ * columns aligned, meant for a terminal and for pasting into a README as a code block.
  */
 public final class ComparisonTable {
 
     /** The column headings, in order. */
-    public static final List<String> COLUMNS = List.of("strategy", "first segment", "lag p50", "lag p90", "lag max",
-            "client stall", "total", "dials", "refusals", "dials/s", "failures");
+    public static final List<String> COLUMNS = List.of("strategy", "first segment", "mean delivery", "lag p50",
+            "lag p90", "lag max", "client stall", "total", "dials", "refusals", "dials/s", "failures");
 
-    /** The label of the ratio row. */
+    /** The label of the ratio row ordered launch against the baseline. */
     public static final String RATIO_LABEL = "ordered/unordered";
 
+    /** The label of the ratio row ordered launch against the oracle. */
+    public static final String ORACLE_RATIO_LABEL = "ordered/oracle";
+
+    /**
+     * One ratio row: every column of {@code numerator} divided by the same column of {@code denominator}.
+     *
+     * @param label the row's name
+     * @param numerator the row divided
+     * @param denominator the row divided by
+     */
+    public record Ratio(String label, StrategyMetrics numerator, StrategyMetrics denominator) {
+        /** @throws NullPointerException naming the field that is null */
+        public Ratio {
+            Objects.requireNonNull(label, "label");
+            Objects.requireNonNull(numerator, "numerator");
+            Objects.requireNonNull(denominator, "denominator");
+        }
+    }
+
     private final List<StrategyMetrics> rows;
-    private final Optional<StrategyMetrics> ordered;
-    private final Optional<StrategyMetrics> unordered;
+    private final List<Ratio> ratios;
 
     /**
      * @param rows the rows, in order
-     * @param ordered the row to divide, when both strategies ran
-     * @param unordered the row to divide by, when both strategies ran
+     * @param ratios the ratio rows under them, in order
      */
-    public ComparisonTable(List<StrategyMetrics> rows, Optional<StrategyMetrics> ordered,
-                           Optional<StrategyMetrics> unordered) {
+    public ComparisonTable(List<StrategyMetrics> rows, List<Ratio> ratios) {
         this.rows = List.copyOf(rows);
-        this.ordered = Objects.requireNonNull(ordered, "ordered");
-        this.unordered = Objects.requireNonNull(unordered, "unordered");
+        this.ratios = List.copyOf(ratios);
     }
 
     /** The table as text, with a header, a rule, the rows, and the ratio row when there is one. */
@@ -40,17 +54,18 @@ public final class ComparisonTable {
         List<List<String>> cells = new ArrayList<>();
         cells.add(COLUMNS);
         for (StrategyMetrics m : rows) {
-            cells.add(List.of(m.label(), seconds(m.firstSegment()), seconds(m.lagP50()), seconds(m.lagP90()),
-                    seconds(m.lagMax()), seconds(m.stall()), seconds(m.total()), Long.toString(m.dials()),
-                    Long.toString(m.refusals()), number(m.dialsPerSecond()), failures(m)));
+            cells.add(List.of(m.label(), seconds(m.firstSegment()), seconds(m.meanDelivery()), seconds(m.lagP50()),
+                    seconds(m.lagP90()), seconds(m.lagMax()), seconds(m.stall()), seconds(m.total()),
+                    Long.toString(m.dials()), Long.toString(m.refusals()), number(m.dialsPerSecond()), failures(m)));
         }
-        if (ordered.isPresent() && unordered.isPresent()) {
-            StrategyMetrics o = ordered.get();
-            StrategyMetrics u = unordered.get();
-            cells.add(List.of(RATIO_LABEL, ratio(o.firstSegment(), u.firstSegment()), ratio(o.lagP50(), u.lagP50()),
+        for (Ratio r : ratios) {
+            StrategyMetrics o = r.numerator();
+            StrategyMetrics u = r.denominator();
+            cells.add(List.of(r.label(), ratio(o.firstSegment(), u.firstSegment()),
+                    ratio(o.meanDelivery(), u.meanDelivery()), ratio(o.lagP50(), u.lagP50()),
                     ratio(o.lagP90(), u.lagP90()), ratio(o.lagMax(), u.lagMax()), ratio(o.stall(), u.stall()),
-                    ratio(o.total(), u.total()), ratio(o.dials(), u.dials()), ratio(o.refusals(), u.refusals()),
-                    ratio(o.dialsPerSecond(), u.dialsPerSecond()), ""));
+                    ratio(o.total(), u.total()), countRatio(o.dials(), u.dials()),
+                    countRatio(o.refusals(), u.refusals()), countRatio(o.dialsPerSecond(), u.dialsPerSecond()), ""));
         }
         int[] width = new int[COLUMNS.size()];
         for (List<String> row : cells) {
@@ -60,7 +75,7 @@ public final class ComparisonTable {
         }
         StringBuilder out = new StringBuilder();
         for (int r = 0; r < cells.size(); r++) {
-            if (r == 1 || (r == cells.size() - 1 && ordered.isPresent() && unordered.isPresent())) {
+            if (r == 1 || (!ratios.isEmpty() && r == rows.size() + 1)) {
                 out.append(rule(width)).append('\n');
             }
             List<String> row = cells.get(r);
@@ -110,12 +125,35 @@ public final class ComparisonTable {
         return s;
     }
 
-    /** {@code a / b} as {@code 0.25x}; {@code n/a} when {@code b} is zero or either is unknown. */
+    /**
+     * Times under this many simulated seconds are below what the table can tell apart (half a default refused
+     * delay): a ratio of two of them is noise, so it shows as a dash.
+     */
+    static final double TIME_FLOOR = 0.05;
+
+    /**
+     * {@code a / b} of two times, as {@code 0.25x}: a dash when both are under {@link #TIME_FLOOR}; {@code >Nx},
+     * computed on the floor, when only {@code b} is; {@code n/a} when either is unknown.
+     */
     static String ratio(double a, double b) {
-        if (Double.isNaN(a) || Double.isNaN(b) || b == 0) {
+        if (Double.isNaN(a) || Double.isNaN(b)) {
             return "n/a";
         }
-        double r = a / b;
+        if (a < TIME_FLOOR && b < TIME_FLOOR) {
+            return "-";
+        }
+        if (b < TIME_FLOOR) {
+            return String.format(Locale.ROOT, ">%.0fx", a / TIME_FLOOR);
+        }
+        return multiple(a / b);
+    }
+
+    /** {@code a / b} of two counts, as {@code 0.25x}; {@code n/a} when {@code b} is zero. */
+    static String countRatio(double a, double b) {
+        return b == 0 ? "n/a" : multiple(a / b);
+    }
+
+    private static String multiple(double r) {
         return String.format(Locale.ROOT, r < 0.1 ? "%.3fx" : "%.2fx", r);
     }
 }

@@ -10,8 +10,8 @@ import java.util.Optional;
 
 /**
  * Turns the runs of a comparison into what the command shows: the table's rows (one per strategy; a mixed run gives
- * one row for its ordered tenant and one for its unordered tenants), the ratio ordered/unordered, the picture's
- * panels, and plain-sentence notes on the mixed run and on any request that failed. Every sentence is built from the
+ * one row for its ordered tenant and one for its unordered tenants), the ratios ordered/unordered and ordered/oracle,
+ * the picture's panels, and plain-sentence notes on the mixed run and on any request that failed. Every sentence is built from the
  * measured numbers; none is fixed text about who wins.
  */
 public final class Report {
@@ -21,22 +21,21 @@ public final class Report {
     private final List<String> notes = new ArrayList<>();
     private Optional<StrategyMetrics> ordered = Optional.empty();
     private Optional<StrategyMetrics> unordered = Optional.empty();
+    private Optional<StrategyMetrics> oracle = Optional.empty();
 
     /** The report of {@code runs}, in the order they ran. */
     public Report(List<RunResult> runs) {
         for (RunResult run : runs) {
             List<TenantResult> orderedTenants = tenants(run, Strategy.ORDERED);
             List<TenantResult> unorderedTenants = tenants(run, Strategy.UNORDERED);
-            if (unorderedTenants.isEmpty()) {
+            if (orderedTenants.isEmpty() || unorderedTenants.isEmpty()) {
                 StrategyMetrics m = StrategyMetrics.of(run.spec().name(), run, run.tenants());
                 rows.add(m);
-                ordered = Optional.of(m);
-                panels.add(new TimelineSvg.Panel(run.spec().name() + ": tenant-1 of " + run.tenants().size(),
-                        run.tenants().getFirst().record()));
-            } else if (orderedTenants.isEmpty()) {
-                StrategyMetrics m = StrategyMetrics.of(run.spec().name(), run, run.tenants());
-                rows.add(m);
-                unordered = Optional.of(m);
+                switch (run.tenants().getFirst().record().strategy()) {
+                    case ORDERED -> ordered = Optional.of(m);
+                    case UNORDERED -> unordered = Optional.of(m);
+                    case ORACLE -> oracle = Optional.of(m);
+                }
                 panels.add(new TimelineSvg.Panel(run.spec().name() + ": tenant-1 of " + run.tenants().size(),
                         run.tenants().getFirst().record()));
             } else {
@@ -65,19 +64,39 @@ public final class Report {
         return run.tenants().stream().filter(t -> t.record().strategy() == strategy).toList();
     }
 
-    private static String mixedNote(StrategyMetrics o, StrategyMetrics u) {
-        return String.format(Locale.ROOT,
-                "mixed run: the ordered tenant got its first segment after %s (unordered tenants: %s on average), "
-                        + "was done after %s (the last unordered tenant: %s), and sent %s dials/s against %s per unordered "
-                        + "tenant (its launch queue keeps all but a few of its jobs silent, so it presses less on a "
-                        + "full fleet).",
-                ComparisonTable.seconds(o.firstSegment()), ComparisonTable.seconds(u.firstSegment()),
-                ComparisonTable.seconds(o.total()), ComparisonTable.seconds(u.total()),
-                perTenant(o), perTenant(u));
+    /**
+     * The mixed run in one sentence whose every comparison word (sooner, later, fewer, more, done, failed) is chosen
+     * from the numbers it quotes, so that the words cannot contradict them.
+     */
+    static String mixedNote(StrategyMetrics o, StrategyMetrics u) {
+        String first = String.format(Locale.ROOT, "got its first segment after %s, %s the unordered tenants (%s on"
+                        + " average)", ComparisonTable.seconds(o.firstSegment()),
+                compare(o.firstSegment(), u.firstSegment(), "sooner than", "later than", "about as soon as"),
+                ComparisonTable.seconds(u.firstSegment()));
+        String end = o.failedRequests() > 0
+                ? "failed after " + ComparisonTable.seconds(o.total())
+                : "was done after " + ComparisonTable.seconds(o.total());
+        String others = u.failedRequests() > 0
+                ? u.failedRequests() + " of " + u.tenants() + " unordered tenants failed"
+                : "the last unordered tenant: " + ComparisonTable.seconds(u.total());
+        double ordRate = o.dialsPerSecond() / o.tenants();
+        double unordRate = u.dialsPerSecond() / u.tenants();
+        String dials = String.format(Locale.ROOT, "sent %.1f dials/s against %.1f per unordered tenant (%s)",
+                ordRate, unordRate, compare(ordRate, unordRate,
+                        "fewer: its launch queue keeps all but a few of its jobs silent",
+                        "more: its window kept redialing while the others' jobs ran", "about as many"));
+        return "mixed run: the ordered tenant " + first + ", " + end + " (" + others + "), and " + dials + ".";
     }
 
-    private static String perTenant(StrategyMetrics m) {
-        return String.format(Locale.ROOT, "%.1f", m.dialsPerSecond() / m.tenants());
+    /** {@code lower} if {@code a} is under {@code b} by more than 5 %, {@code higher} if over, else {@code same}. */
+    private static String compare(double a, double b, String lower, String higher, String same) {
+        if (Double.isNaN(a) || Double.isNaN(b)) {
+            return "against";
+        }
+        if (a < b * 0.95) {
+            return lower;
+        }
+        return a > b * 1.05 ? higher : same;
     }
 
     /** The table's rows, in order. */
@@ -85,9 +104,14 @@ public final class Report {
         return List.copyOf(rows);
     }
 
-    /** The table, with the ratio row when both an ordered and an unordered run took place. */
+    /** The table, with a ratio row for each of the unordered and oracle runs that ran beside an ordered one. */
     public ComparisonTable table() {
-        return new ComparisonTable(rows, ordered, unordered);
+        List<ComparisonTable.Ratio> ratios = new ArrayList<>();
+        ordered.ifPresent(o -> {
+            unordered.ifPresent(u -> ratios.add(new ComparisonTable.Ratio(ComparisonTable.RATIO_LABEL, o, u)));
+            oracle.ifPresent(x -> ratios.add(new ComparisonTable.Ratio(ComparisonTable.ORACLE_RATIO_LABEL, o, x)));
+        });
+        return new ComparisonTable(rows, ratios);
     }
 
     /** The picture's panels, one per strategy (two for a mixed run). */

@@ -12,6 +12,8 @@ import java.util.List;
  *
  * <ul>
  *   <li><b>first segment</b>: mean over the tenants of the time from the start to the first segment delivered;
+ *   <li><b>mean delivery</b>: mean over every delivered segment of every tenant of the group of the time from the
+ *       start to its delivery: how soon, on average, the client had its data;
  *   <li><b>delivery lag</b>: per segment, from the moment its output was ready (its last-stage job succeeded) to the
  *       moment its client received it, i.e. how long finished work sat behind a lower segment; p50, p90 and max over
  *       every segment of every tenant of the group;
@@ -24,6 +26,7 @@ import java.util.List;
  * @param label the row's name
  * @param tenants tenants in the group
  * @param firstSegment mean time to first segment
+ * @param meanDelivery mean time from the start to a segment's delivery
  * @param lagP50 median delivery lag
  * @param lagP90 90th percentile of delivery lag
  * @param lagMax largest delivery lag
@@ -36,7 +39,7 @@ import java.util.List;
  * @param reruns segments re-run for a missing output
  * @param failedRequests requests that did not deliver every segment
  */
-public record StrategyMetrics(String label, int tenants, double firstSegment, double lagP50, double lagP90,
+public record StrategyMetrics(String label, int tenants, double firstSegment, double meanDelivery, double lagP50, double lagP90,
                               double lagMax, double stall, double total, long dials, long refusals,
                               double dialsPerSecond, long failures, long reruns, int failedRequests) {
 
@@ -49,6 +52,8 @@ public record StrategyMetrics(String label, int tenants, double firstSegment, do
         double firstSum = 0;
         int firstCount = 0;
         double stallSum = 0;
+        double deliverySum = 0;
+        long deliveries = 0;
         long end = 0;
         long dials = 0;
         long refusals = 0;
@@ -77,6 +82,10 @@ public record StrategyMetrics(String label, int tenants, double firstSegment, do
                 failed++;
             }
             for (int s = 0; s < r.segments(); s++) {
+                if (r.deliveredAt()[s] >= 0) {
+                    deliverySum += r.deliveredAt()[s] * toSec;
+                    deliveries++;
+                }
                 if (r.deliveredAt()[s] >= 0 && r.readyAt()[s] >= 0) {
                     lags[lagCount++] = Math.max(0, r.deliveredAt()[s] - r.readyAt()[s]) * toSec;
                 }
@@ -87,6 +96,7 @@ public record StrategyMetrics(String label, int tenants, double firstSegment, do
         double total = end * toSec;
         return new StrategyMetrics(label, group.size(),
                 firstCount == 0 ? Double.NaN : firstSum / firstCount,
+                deliveries == 0 ? Double.NaN : deliverySum / deliveries,
                 percentile(sorted, 50), percentile(sorted, 90), sorted.length == 0 ? Double.NaN : sorted[sorted.length - 1],
                 stallSum / group.size(), total, dials, refusals, total > 0 ? dials / total : Double.NaN,
                 failures, reruns, failed);

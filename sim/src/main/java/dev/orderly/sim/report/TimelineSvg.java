@@ -4,8 +4,6 @@ import dev.orderly.sim.fleet.TimeScale;
 import dev.orderly.sim.run.JobTrace;
 import dev.orderly.sim.run.TenantRecord;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
@@ -66,11 +64,7 @@ public final class TimelineSvg {
 
     /** Writes the picture to {@code file}, creating its directory if needed. */
     public void write(Path file) throws IOException {
-        Path dir = file.toAbsolutePath().getParent();
-        if (dir != null) {
-            Files.createDirectories(dir);
-        }
-        Files.writeString(file, render(), StandardCharsets.UTF_8);
+        SvgFile.write(file, render());
     }
 
     /** The picture as an SVG document. */

@@ -12,9 +12,15 @@ import java.util.List;
  * @param fleet what the fleet did
  * @param wallNanos wall-clock time of the run
  * @param timeScale the run's time scale, to turn wall-clock nanoseconds into simulated seconds
+ * @param clock how late the wall clock's timers woke during the run
  */
 public record RunResult(RunSpec spec, List<TenantResult> tenants, FleetStats fleet, long wallNanos,
-                        TimeScale timeScale) {
+                        TimeScale timeScale, ClockLateness clock) {
+
+    /** A result with no clock measurement. */
+    public RunResult(RunSpec spec, List<TenantResult> tenants, FleetStats fleet, long wallNanos, TimeScale timeScale) {
+        this(spec, tenants, fleet, wallNanos, timeScale, ClockLateness.NONE);
+    }
 
     /** Creates the result, copying the tenant list. */
     public RunResult {

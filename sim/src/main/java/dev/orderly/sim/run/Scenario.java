@@ -18,9 +18,18 @@ import java.util.Objects;
  * @param clientTime how long the client takes to read one segment, {@code >= 0}
  * @param refusedDelay the engine's delay before a refused job dials again, {@code >= 0}
  * @param failureDelay the engine's delay before a failed job dials again, {@code >= 0}
+ * @param engine the rest of the engine's configuration (window, retry limits, look-ahead); its delays and its
+ *     {@code ordered} flag are replaced by the ones above and by each run's strategy
  */
 public record Scenario(long segments, int stages, int workers, int tenants, FleetConfig fleet, Duration clientTime,
-                       Duration refusedDelay, Duration failureDelay) {
+                       Duration refusedDelay, Duration failureDelay, EngineConfig engine) {
+
+    /** A scenario with the engine's default window, retry limits and look-ahead. */
+    public Scenario(long segments, int stages, int workers, int tenants, FleetConfig fleet, Duration clientTime,
+                    Duration refusedDelay, Duration failureDelay) {
+        this(segments, stages, workers, tenants, fleet, clientTime, refusedDelay, failureDelay,
+                EngineConfig.defaults());
+    }
 
     /**
      * @throws IllegalArgumentException naming the field and the value when one is out of range
@@ -30,12 +39,19 @@ public record Scenario(long segments, int stages, int workers, int tenants, Flee
         Objects.requireNonNull(clientTime, "clientTime");
         Objects.requireNonNull(refusedDelay, "refusedDelay");
         Objects.requireNonNull(failureDelay, "failureDelay");
+        Objects.requireNonNull(engine, "engine");
         new RequestPlan(0, segments, stages, workers); // the engine's own checks, with its messages
         if (tenants < 1) {
             throw new IllegalArgumentException("tenants must be >= 1, was " + tenants);
         }
         if (clientTime.isNegative()) {
             throw new IllegalArgumentException("client time must be >= 0, was " + clientTime);
+        }
+        if (refusedDelay.isNegative()) {
+            throw new IllegalArgumentException("refused delay must be >= 0, was " + refusedDelay);
+        }
+        if (failureDelay.isNegative()) {
+            throw new IllegalArgumentException("failure delay must be >= 0, was " + failureDelay);
         }
     }
 
@@ -44,9 +60,18 @@ public record Scenario(long segments, int stages, int workers, int tenants, Flee
         return new RequestPlan(0, segments, stages, workers);
     }
 
+    /**
+     * The shortest delay this scenario models (the refused delay, or the median job duration if shorter): a
+     * simulated clock that overshoots it noticeably no longer simulates the scenario.
+     */
+    public Duration resolution() {
+        Duration job = fleet.jobDuration();
+        return refusedDelay.isPositive() && refusedDelay.compareTo(job) < 0 ? refusedDelay : job;
+    }
+
     /** The engine configuration for {@code strategy}, with the retry delays converted to wall-clock time. */
     public EngineConfig engineConfig(Strategy strategy) {
-        return EngineConfig.builder()
+        return engine.toBuilder()
                 .refusedDelay(fleet.timeScale().toWall(refusedDelay))
                 .failureDelay(fleet.timeScale().toWall(failureDelay))
                 .ordered(strategy == Strategy.ORDERED)

@@ -5,8 +5,11 @@ import dev.orderly.api.Request;
 import dev.orderly.api.RequestFailedException;
 import dev.orderly.api.RequestListener;
 import dev.orderly.api.RequestResult;
+import dev.orderly.api.Tier2Client;
 import dev.orderly.engine.Orderly;
+import dev.orderly.sim.fleet.OracleDispatcher;
 import dev.orderly.sim.fleet.SimulatedFleet;
+import dev.orderly.sim.fleet.SimulatedTier2;
 import dev.orderly.sim.fleet.TenantDoor;
 import dev.orderly.sim.fleet.TenantFleet;
 import java.time.Duration;
@@ -64,6 +67,11 @@ public final class SimulationRun {
             throw new IllegalArgumentException("the run has " + spec.tenants() + " tenants, the scenario "
                     + scenario.tenants());
         }
+        if (spec.tenantStrategies().contains(Strategy.ORACLE)
+                && !spec.tenantStrategies().stream().allMatch(s -> s == Strategy.ORACLE)) {
+            throw new IllegalArgumentException("the oracle dispatches every slot of the fleet: every tenant of its"
+                    + " run must use it");
+        }
         if (scenario.segments() > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("segments must be <= " + Integer.MAX_VALUE + " for the simulator, was "
                     + scenario.segments());
@@ -79,6 +87,8 @@ public final class SimulationRun {
     /** Runs every tenant's request to its end and returns what happened. */
     public RunResult run() throws InterruptedException {
         TenantFleet fleet = fleets.apply(scenario);
+        // The oracle is a dispatcher inside the simulated fleet: a real fleet (./orderly fleet) has none.
+        OracleDispatcher oracle = fleet instanceof SimulatedFleet simulated ? new OracleDispatcher(simulated) : null;
         Map<Strategy, Engine> engines = new EnumMap<>(Strategy.class);
         for (Strategy s : spec.tenantStrategies()) {
             engines.computeIfAbsent(s, k -> Orderly.engine(scenario.engineConfig(k)));
@@ -95,7 +105,8 @@ public final class SimulationRun {
                     scenario.stages(), origin);
             SimulatedClient client = new SimulatedClient(tier2, recorder, scenario.fleet().timeScale(),
                     scenario.clientTime());
-            Request request = new Request(name, scenario.plan(), tier2.tier2(), tier2.outputs(), client,
+            Tier2Client dialer = strategy == Strategy.ORACLE ? oracleDoor(oracle, tier2) : tier2.tier2();
+            Request request = new Request(name, scenario.plan(), dialer, tier2.outputs(), client,
                     observer.apply(recorder));
             recorders.add(recorder);
             tenants.add(new Tenant(engines.get(strategy), request, recorder));
@@ -103,7 +114,9 @@ public final class SimulationRun {
 
         PeriodicSampler sampler = new PeriodicSampler("progress-" + spec.name(), progressPeriod,
                 () -> progress.accept(sample(fleet, recorders, origin)));
+        ClockProbe probe = new ClockProbe();
         sampler.start();
+        probe.start();
         tenants.forEach(Tenant::start);
         try {
             for (Tenant t : tenants) {
@@ -112,10 +125,12 @@ public final class SimulationRun {
         } catch (InterruptedException e) {
             tenants.forEach(t -> t.thread.interrupt());
             joinUninterruptibly(tenants);
+            probe.cancel();
             sampler.stop();
             throw e;
         }
         long wall = System.nanoTime() - origin;
+        ClockLateness clock = probe.stop();
         sampler.stop();
 
         List<TenantResult> results = new ArrayList<>(n);
@@ -124,7 +139,14 @@ public final class SimulationRun {
             results.add(new TenantResult(recorders.get(i).snapshot(wall), Optional.ofNullable(t.result),
                     Optional.ofNullable(t.failure)));
         }
-        return new RunResult(spec, results, fleet.stats(), wall, scenario.fleet().timeScale());
+        return new RunResult(spec, results, fleet.stats(), wall, scenario.fleet().timeScale(), clock);
+    }
+
+    private static Tier2Client oracleDoor(OracleDispatcher oracle, TenantDoor door) {
+        if (oracle == null || !(door instanceof SimulatedTier2 simulated)) {
+            throw new IllegalArgumentException("the oracle strategy runs on the simulated fleet only");
+        }
+        return oracle.tenant(simulated);
     }
 
     private ProgressSample sample(TenantFleet fleet, List<TenantRecorder> recorders, long origin) {

@@ -8,9 +8,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.orderly.sim.run.RunSpec;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -21,10 +26,22 @@ class OrderlyCommandTest {
     }
 
     private static Outcome run(String... args) {
+        return runWith(Map.of(), args);
+    }
+
+    private static Outcome runWith(Map<String, String> env, String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        int code = OrderlyCommand.execute(args, new PrintWriter(out, true), new PrintWriter(err, true), false);
+        int code = OrderlyCommand.execute(args, env, new PrintWriter(out, true), new PrintWriter(err, true), false);
         return new Outcome(code, out.toString(), err.toString());
+    }
+
+    /** A run small and fast enough for a test: 1 tenant, 2 segments, ordered only. */
+    private static String[] small(Path dir, String... more) {
+        List<String> args = new ArrayList<>(List.of("--tenants=1", "--segments=2", "--time-scale=50",
+                "--strategy=ordered", "-q", "-o", dir.resolve("t.svg").toString()));
+        args.addAll(List.of(more));
+        return args.toArray(String[]::new);
     }
 
     @ParameterizedTest(name = "{0} -> names {1}")
@@ -50,6 +67,14 @@ class OrderlyCommandTest {
         "--strategy=fastest|--strategy",
         "--time-scale=0|--time-scale",
         "--no-such-option|--no-such-option",
+        "--client-time=-1s|--client-time",
+        "--failure-delay=-1s|--failure-delay",
+        "--window-percent=0|--window-percent",
+        "--window-max=0|--window-max",
+        "--max-failures=0|--max-failures",
+        "--max-timeouts=0|--max-timeouts",
+        "--lookahead=0|--lookahead",
+        "--output=|--output",
     })
     void aBadOptionGetsOneLineNamingItAndExitCode2(String arg, String option) {
         Outcome o = run(arg);
@@ -60,6 +85,63 @@ class OrderlyCommandTest {
         assertTrue(lines[0].startsWith("orderly: "), lines[0]);
         assertTrue(lines[0].contains(option), "names " + option + ": " + lines[0]);
         assertFalse(o.err().contains("Exception") || o.err().contains("\tat "), "no stack trace: " + o.err());
+        assertFalse(o.err().contains("java."), "no Java class name: " + o.err());
+    }
+
+    @Test
+    void bugEngineVariableWithABadValueWasSilentlyIgnored(@TempDir Path dir) {
+        Outcome o = runWith(Map.of("SUBSTREAMS_WORKER_MAX_RETRIES", "lots"), small(dir));
+        assertEquals(2, o.code(), o.out() + o.err());
+        assertEquals("", o.out());
+        assertEquals(1, o.err().strip().lines().count(), o.err());
+        assertTrue(o.err().contains("SUBSTREAMS_WORKER_MAX_RETRIES") && o.err().contains("'lots'"), o.err());
+        assertFalse(o.err().contains("java."), o.err());
+    }
+
+    @Test
+    void bugEngineVariablesWereIgnoredSoTheyNowReachTheEngineAndOptionsOverrideThem(@TempDir Path dir) {
+        Outcome o = runWith(Map.of("SUBSTREAMS_WORKER_LAUNCH_WINDOW_MAX", "3", "SUBSTREAMS_WORKER_MAX_RETRIES", "7",
+                "ORDERLY_LOOKAHEAD_FACTOR", "1.5", "SUBSTREAMS_WORKER_OVERLOADED_RETRY_DELAY", "250ms"),
+                small(dir, "--window-percent=50", "--max-timeouts=4"));
+        assertEquals(0, o.code(), o.out() + o.err());
+        assertTrue(o.out().contains("window 50% of workers (2..3), max failures 7, max timeouts 4, look-ahead 1.5"),
+                o.out());
+        assertTrue(o.out().contains("refused delay 250ms"), o.out());
+    }
+
+    @Test
+    void bugTimeScaleFarPastWhereTheClockStaysHonestWasAccepted() {
+        Outcome o = run("--time-scale=1000000");
+        assertEquals(2, o.code(), o.out() + o.err());
+        assertTrue(o.err().contains("--time-scale"), o.err());
+    }
+
+    @Test
+    void bugAnEmptyOutputPathRanTheWholeScenario() {
+        Outcome o = run("-o", "");
+        assertEquals(2, o.code(), o.out() + o.err());
+        assertEquals("", o.out(), "nothing ran");
+        assertTrue(o.err().contains("--output"), o.err());
+    }
+
+    @Test
+    void bugAnOutputPathThatCannotBeWrittenWasFoundOnlyAfterTheRun(@TempDir Path dir) throws Exception {
+        Path notADirectory = Files.writeString(dir.resolve("file"), "x");
+        Outcome o = run("-o", notADirectory.resolve("t.svg").toString());
+        assertEquals(2, o.code(), o.out() + o.err());
+        assertEquals("", o.out(), "nothing ran");
+        assertEquals(1, o.err().strip().lines().count(), o.err());
+        assertTrue(o.err().contains("--output") && o.err().contains(notADirectory.toString()), o.err());
+        assertFalse(o.err().contains("java."), o.err());
+    }
+
+    @Test
+    void bugTheCliAndTheEnvironmentParsedDurationsDifferently() {
+        DurationConverter c = new DurationConverter();
+        assertEquals(java.time.Duration.ofSeconds(90), c.convert("1m30s"));
+        assertEquals(java.time.Duration.ofNanos(100_000), c.convert("100us"));
+        assertEquals(java.time.Duration.ofNanos(100_000), c.convert("100\u00b5s"));
+        assertEquals(java.time.Duration.ofMillis(1500), c.convert("1s500ms"));
     }
 
     @Test

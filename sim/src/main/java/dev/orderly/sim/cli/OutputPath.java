@@ -1,0 +1,78 @@
+package dev.orderly.sim.cli;
+
+import java.io.IOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
+import java.nio.file.Path;
+import picocli.CommandLine;
+import picocli.CommandLine.ParameterException;
+
+/**
+ * The file a command writes its picture to: checked before anything runs, so that a path that cannot be written costs
+ * a one-line error and not a whole run; and a failed write described in words, with no Java class name.
+ */
+final class OutputPath {
+
+    private OutputPath() {
+    }
+
+    /**
+     * The absolute path {@code given} names, once it is clear that the file can be created there (its directory
+     * exists or can be made, and can be written).
+     *
+     * @param option the option's name, for the error
+     * @throws ParameterException naming the option and the path when it cannot be
+     */
+    static Path check(CommandLine cl, String option, String given) {
+        if (given == null || given.isBlank()) {
+            throw new ParameterException(cl, option + " must name a file, was '" + (given == null ? "" : given) + "'");
+        }
+        Path path;
+        try {
+            path = Path.of(given).toAbsolutePath().normalize();
+        } catch (InvalidPathException e) {
+            throw new ParameterException(cl, option + " is not a valid path, was '" + given + "': " + e.getReason());
+        }
+        if (Files.isDirectory(path)) {
+            throw new ParameterException(cl, option + " must name a file, not the directory " + path);
+        }
+        if (Files.exists(path) && !Files.isWritable(path)) {
+            throw new ParameterException(cl, option + ": " + path + " cannot be written (permission denied)");
+        }
+        Path dir = path.getParent();
+        while (dir != null && !Files.exists(dir)) {
+            dir = dir.getParent();
+        }
+        if (dir == null) {
+            throw new ParameterException(cl, option + ": no directory of " + path + " exists");
+        }
+        if (!Files.isDirectory(dir)) {
+            throw new ParameterException(cl, option + ": cannot write " + path + ", because " + dir
+                    + " is a file, not a directory");
+        }
+        if (!Files.isWritable(dir)) {
+            throw new ParameterException(cl, option + ": cannot write " + path + ", because " + dir
+                    + " cannot be written (permission denied)");
+        }
+        return path;
+    }
+
+    /** Why a write failed, in words: the file and the reason, never the exception's class. */
+    static String describe(IOException e) {
+        String reason = switch (e) {
+            case AccessDeniedException x -> "permission denied";
+            case NoSuchFileException x -> "no such file or directory";
+            case NotDirectoryException x -> "not a directory";
+            case FileSystemException x when x.getReason() != null -> x.getReason();
+            default -> null;
+        };
+        if (e instanceof FileSystemException fs && fs.getFile() != null) {
+            return fs.getFile() + ": " + (reason == null ? "cannot be written" : reason);
+        }
+        return e.getMessage() == null ? "input/output error" : e.getMessage();
+    }
+}

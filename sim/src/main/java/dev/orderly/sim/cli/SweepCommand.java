@@ -1,0 +1,246 @@
+package dev.orderly.sim.cli;
+
+import dev.orderly.api.EngineConfig;
+import dev.orderly.sim.fleet.FaultRates;
+import dev.orderly.sim.fleet.FleetConfig;
+import dev.orderly.sim.fleet.TimeScale;
+import dev.orderly.sim.report.StrategyMetrics;
+import dev.orderly.sim.report.SweepChart;
+import dev.orderly.sim.report.SweepPoint;
+import dev.orderly.sim.run.RunResult;
+import dev.orderly.sim.run.RunSpec;
+import dev.orderly.sim.run.Scenario;
+import dev.orderly.sim.run.SimulationRun;
+import dev.orderly.sim.run.Strategy;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code orderly sweep}: runs ordered launch, the unordered baseline and the oracle over a grid of job durations
+ * (as multiples of the refused delay) and fleet fullness (workers wanted per slot), prints the ratios
+ * ordered/unordered and ordered/oracle of mean delivery, first segment and total at each point, and draws them.
+ * Every point is a fresh fleet with the same seed; there are no injected faults, so the ratios show the launch
+ * strategies alone.
+ */
+@Command(name = "sweep", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
+        description = {
+            "Runs ordered launch, the unordered baseline and the oracle (a perfect central dispatcher) over a grid of"
+                    + " job durations and fleet fullness, prints the ratios ordered/unordered and ordered/oracle of"
+                    + " mean delivery, first segment and total, and draws them as an SVG line chart.",
+            "The fleet has --slots slots per instance and as many instances as the fullness asks:"
+                    + " tenants x workers / (fullness x slots). No faults are injected."},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:every request delivered every segment", "1:a request failed, or the chart could not be"
+                + " written", "2:bad option or value"})
+final class SweepCommand implements Callable<Integer> {
+
+    @Spec
+    private CommandSpec spec;
+
+    @ParentCommand
+    private OrderlyCommand parent;
+
+    @Option(names = "--job-ratios", paramLabel = "LIST", split = ",", defaultValue = "5,10,25,50,100",
+            description = "Median job durations, as multiples of the refused delay (default: ${DEFAULT-VALUE}).")
+    private List<Double> jobRatios;
+
+    @Option(names = "--fullness", paramLabel = "LIST", split = ",", defaultValue = "0.5,1,2,4",
+            description = "Fleet fullness, workers wanted per slot: 0.5 is half full, 4 is 4x oversubscribed"
+                    + " (default: ${DEFAULT-VALUE}).")
+    private List<Double> fullness;
+
+    @Option(names = "--segments", paramLabel = "N", defaultValue = "40",
+            description = "Segments per tenant request (default: ${DEFAULT-VALUE}).")
+    private int segments;
+
+    @Option(names = "--stages", paramLabel = "N", defaultValue = "1",
+            description = "Stages per segment (default: ${DEFAULT-VALUE}).")
+    private int stages;
+
+    @Option(names = "--workers", paramLabel = "N", defaultValue = "20",
+            description = "Workers per tenant request (default: ${DEFAULT-VALUE}).")
+    private int workers;
+
+    @Option(names = "--tenants", paramLabel = "N", defaultValue = "4",
+            description = "Tenant requests sharing the fleet (default: ${DEFAULT-VALUE}).")
+    private int tenants;
+
+    @Option(names = "--slots", paramLabel = "N", defaultValue = "4",
+            description = "Concurrent jobs per instance (default: ${DEFAULT-VALUE}).")
+    private int slots;
+
+    @Option(names = "--refused-delay", paramLabel = "DURATION", defaultValue = "100ms",
+            converter = DurationConverter.class,
+            description = "Engine: wait before a refused job dials again (default: ${DEFAULT-VALUE}).")
+    private Duration refusedDelay;
+
+    @Option(names = "--job-spread", paramLabel = "SIGMA", defaultValue = "0.4",
+            description = "Log-normal spread of job run times (default: ${DEFAULT-VALUE}).")
+    private double jobSpread;
+
+    @Option(names = "--client-time", paramLabel = "DURATION", defaultValue = "0",
+            converter = DurationConverter.class,
+            description = "Time the client spends on each segment (default: ${DEFAULT-VALUE}: an instant client).")
+    private Duration clientTime;
+
+    @Option(names = "--seed", paramLabel = "N", defaultValue = "42",
+            description = "Seed of every random draw (default: ${DEFAULT-VALUE}).")
+    private long seed;
+
+    @Option(names = "--time-scale", paramLabel = "X", defaultValue = "10",
+            description = "Simulated seconds per wall-clock second, at most 200 (default: ${DEFAULT-VALUE}).")
+    private double timeScale;
+
+    @Option(names = {"-o", "--output"}, paramLabel = "FILE", defaultValue = "orderly-out/sweep.svg",
+            description = "Where to write the chart (default: ${DEFAULT-VALUE}).")
+    private String output;
+
+    @Option(names = {"-q", "--quiet"}, description = "No line per point; only the table and the chart's path.")
+    private boolean quiet;
+
+    private static final List<Strategy> STRATEGIES = List.of(Strategy.ORDERED, Strategy.UNORDERED, Strategy.ORACLE);
+    private static final Duration FAILURE_DELAY = Duration.ofSeconds(1);
+
+    @Override
+    public Integer call() throws InterruptedException {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        EngineConfig engine = engine();
+        checkOptions();
+        Path chart = OutputPath.check(spec.commandLine(), "--output", output);
+        long started = System.nanoTime();
+        out.printf(Locale.ROOT, "orderly sweep: %d tenants x %d segments x %d stages, %d workers each, %d slots per"
+                        + " instance, refused delay %s, client %s, no faults, seed %d, time scale %s%n",
+                tenants, segments, stages, workers, slots, DurationConverter.format(refusedDelay),
+                DurationConverter.format(clientTime), seed, timeScale);
+        out.flush();
+        RunSupport.warmUp();
+        List<SweepPoint> points = new ArrayList<>();
+        boolean allCompleted = true;
+        for (double f : fullness) {
+            for (double ratio : jobRatios) {
+                Scenario scenario = scenario(engine, ratio, f);
+                Map<Strategy, StrategyMetrics> rows = new EnumMap<>(Strategy.class);
+                for (Strategy s : STRATEGIES) {
+                    RunSpec run = RunSpec.all(s, tenants);
+                    RunResult result = new SimulationRun(scenario, run, Duration.ofSeconds(10), p -> { }).run();
+                    RunSupport.warnIfBehind(err, scenario, run, result);
+                    allCompleted &= result.allCompleted();
+                    rows.put(s, StrategyMetrics.of(s.label(), result, result.tenants()));
+                }
+                SweepPoint point = new SweepPoint(ratio, actualFullness(scenario), rows.get(Strategy.ORDERED),
+                        rows.get(Strategy.UNORDERED), rows.get(Strategy.ORACLE));
+                points.add(point);
+                if (!quiet) {
+                    out.printf(Locale.ROOT, "  fleet %sx full, job %sx refused delay: mean delivery ordered/unordered"
+                                    + " %.2fx, ordered/oracle %.2fx (%.0f s so far)%n",
+                            number(point.fullness()), number(ratio),
+                            point.orderedOverUnordered(SweepPoint.Measure.MEAN_DELIVERY),
+                            point.orderedOverOracle(SweepPoint.Measure.MEAN_DELIVERY),
+                            (System.nanoTime() - started) / 1e9);
+                    out.flush();
+                }
+            }
+        }
+        out.println();
+        out.print(table(points));
+        int code = allCompleted ? 0 : 1;
+        try {
+            new SweepChart(String.format(Locale.ROOT, "orderly sweep: %d tenants x %d segments x %d stages, %d"
+                            + " workers each, refused delay %s, seed %d", tenants, segments, stages, workers,
+                    DurationConverter.format(refusedDelay), seed), points).write(chart);
+            out.println("chart: " + chart);
+        } catch (IOException e) {
+            err.println("orderly: cannot write the chart to " + chart + ": " + OutputPath.describe(e));
+            code = 1;
+        }
+        out.printf(Locale.ROOT, "wall-clock time: %.1f s%n", (System.nanoTime() - started) / 1e9);
+        out.flush();
+        return code;
+    }
+
+    private EngineConfig engine() {
+        try {
+            return EngineConfig.fromEnvironment(parent.environment()).toBuilder()
+                    .refusedDelay(refusedDelay).failureDelay(FAILURE_DELAY).build();
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), "environment: " + e.getMessage());
+        }
+    }
+
+    private void checkOptions() {
+        for (double r : jobRatios) {
+            check("--job-ratios", r > 0 && r <= 10_000, r, "> 0 and <= 10000");
+        }
+        for (double f : fullness) {
+            check("--fullness", f > 0 && f <= 100, f, "> 0 and <= 100");
+        }
+        check("--segments", segments >= 1 && segments <= 10_000, segments, "between 1 and 10000");
+        check("--stages", stages >= 1 && stages <= 16, stages, "between 1 and 16");
+        check("--workers", workers >= 1 && workers <= 10_000, workers, "between 1 and 10000");
+        check("--tenants", tenants >= 1 && tenants <= 1_000, tenants, "between 1 and 1000");
+        check("--slots", slots >= 1 && slots <= 10_000, slots, "between 1 and 10000");
+        check("--refused-delay", refusedDelay.isPositive(), DurationConverter.format(refusedDelay), "> 0");
+        check("--job-spread", jobSpread >= 0 && jobSpread <= 3, jobSpread, "between 0 and 3");
+        check("--client-time", !clientTime.isNegative(), DurationConverter.format(clientTime), ">= 0");
+        check("--time-scale", timeScale > 0 && timeScale <= ScenarioOptions.MAX_TIME_SCALE, timeScale,
+                "> 0 and <= " + (int) ScenarioOptions.MAX_TIME_SCALE);
+    }
+
+    private void check(String option, boolean ok, Object value, String rule) {
+        if (!ok) {
+            throw new ParameterException(spec.commandLine(), option + " must be " + rule + ", was " + value);
+        }
+    }
+
+    /** The scenario of one point: as many instances as the fullness asks for, at least one. */
+    private Scenario scenario(EngineConfig engine, double jobRatio, double full) {
+        int instances = (int) Math.max(1, Math.round(tenants * workers / (full * slots)));
+        Duration job = Duration.ofNanos(Math.round(refusedDelay.toNanos() * jobRatio));
+        FleetConfig fleet = new FleetConfig(instances, slots, job, jobSpread, FaultRates.NONE, seed,
+                new TimeScale(timeScale));
+        return new Scenario(segments, stages, workers, tenants, fleet, clientTime, refusedDelay, FAILURE_DELAY,
+                engine);
+    }
+
+    private double actualFullness(Scenario s) {
+        return (double) tenants * workers / s.fleet().capacity();
+    }
+
+    private static String table(List<SweepPoint> points) {
+        StringBuilder t = new StringBuilder();
+        t.append(String.format(Locale.ROOT, "%-6s %-8s %-27s %-21s %-21s %-21s%n", "fleet", "job/rd",
+                "mean delivery ord/unord/orc", "mean deliv. o/u  o/x", "first seg. o/u  o/x", "total o/u  o/x"));
+        for (SweepPoint p : points) {
+            t.append(String.format(Locale.ROOT, "%-6s %-8s %-27s %-21s %-21s %-21s%n",
+                    number(p.fullness()) + "x", number(p.jobPerRefusedDelay()),
+                    String.format(Locale.ROOT, "%.2fs/%.2fs/%.2fs", p.ordered().meanDelivery(),
+                            p.unordered().meanDelivery(), p.oracle().meanDelivery()),
+                    pair(p, SweepPoint.Measure.MEAN_DELIVERY), pair(p, SweepPoint.Measure.FIRST_SEGMENT),
+                    pair(p, SweepPoint.Measure.TOTAL)));
+        }
+        return t.toString();
+    }
+
+    private static String pair(SweepPoint p, SweepPoint.Measure m) {
+        return String.format(Locale.ROOT, "%.2fx %.2fx", p.orderedOverUnordered(m), p.orderedOverOracle(m));
+    }
+
+    private static String number(double v) {
+        return v == Math.rint(v) ? Long.toString((long) v) : Double.toString(v);
+    }
+}
