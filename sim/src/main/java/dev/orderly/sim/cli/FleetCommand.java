@@ -27,10 +27,11 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.stream.Stream;
 import java.util.function.UnaryOperator;
+import java.util.stream.Stream;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -80,22 +81,27 @@ final class FleetCommand implements Callable<Integer> {
     private final PrintWriter err;
     private final boolean terminal;
     private final AtomicReference<Tier2Processes> running = new AtomicReference<>();
+    private final Map<String, String> env;
 
-    FleetCommand(PrintWriter out, PrintWriter err, boolean terminal) {
+    FleetCommand(Map<String, String> env, PrintWriter out, PrintWriter err, boolean terminal) {
+        this.env = env;
         this.out = out;
         this.err = err;
         this.terminal = terminal;
     }
 
-    /** The {@code fleet} command line, with its {@code bench} subcommand. */
-    static CommandLine commandLine(PrintWriter out, PrintWriter err, boolean terminal) {
-        return new CommandLine(new FleetCommand(out, err, terminal))
+    /**
+     * The {@code fleet} command line, with its {@code bench} subcommand; the engine's variables are read from
+     * {@code env}, as the simulator reads them.
+     */
+    static CommandLine commandLine(Map<String, String> env, PrintWriter out, PrintWriter err, boolean terminal) {
+        return new CommandLine(new FleetCommand(env, out, err, terminal))
                 .addSubcommand("bench", new FleetBenchCommand(out));
     }
 
     @Override
     public Integer call() throws IOException, InterruptedException {
-        Scenario scenario = scenarioOptions.toScenario(spec.commandLine());
+        Scenario scenario = scenarioOptions.toScenario(spec.commandLine(), env);
         if (killOneAt != null && (killOneAt.isNegative() || scenario.fleet().instances() < 2)) {
             throw new ParameterException(spec.commandLine(), "--kill-one-at needs a duration >= 0 and --instances"
                     + " >= 2, was " + DurationConverter.format(killOneAt) + " with " + scenario.fleet().instances()

@@ -116,7 +116,7 @@ public final class OrderlyCommand implements Callable<Integer> {
      */
     static int execute(String[] args, Map<String, String> env, PrintWriter out, PrintWriter err, boolean terminal) {
         CommandLine cl = new CommandLine(new OrderlyCommand(env, out, err, terminal));
-        cl.addSubcommand("fleet", FleetCommand.commandLine(out, err, terminal));
+        cl.addSubcommand("fleet", FleetCommand.commandLine(env, out, err, terminal));
         cl.setOut(out);
         cl.setErr(err);
         cl.setParameterExceptionHandler((ex, a) -> {
