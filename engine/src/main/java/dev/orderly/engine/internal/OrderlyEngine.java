@@ -45,6 +45,10 @@ public final class OrderlyEngine implements Engine {
     @Override
     public RequestResult run(Request request) throws RequestFailedException, InterruptedException {
         Objects.requireNonNull(request, "request");
+        if (Thread.interrupted()) {
+            // Checked before anything is forked, so a cancelled caller costs the fleet not a single dial.
+            throw new InterruptedException("request " + request.id() + " not started: the caller was interrupted");
+        }
         RequestPlan plan = request.plan();
         String id = request.id();
         RequestCounters counters = new RequestCounters();
