@@ -52,6 +52,7 @@ public final class OrderlyEngine implements Engine {
         RequestPlan plan = request.plan();
         String id = request.id();
         RequestCounters counters = new RequestCounters();
+        Deadline deadline = Deadline.after(request.deadline());
         RequestListener listener = new SafeListener(request.listener());
         long lookahead = Scheduler.lookahead(config.lookaheadFactor(), plan.workers());
         Scheduler scheduler = new Scheduler(plan, lookahead);
@@ -60,7 +61,7 @@ public final class OrderlyEngine implements Engine {
                 : new DelayGate(config);
         JobRunner runner = new JobRunner(id, request.tier2(), gate, config, counters, listener, scheduler::isNeeded);
         OutputWalker walker = new OutputWalker(id, plan, request.outputs(), request.client(), scheduler, counters,
-                listener);
+                listener, deadline);
         RequestScope scope = new RequestScope(id, scheduler, threadObserver);
         LOG.debug("request {} starts: segments [{}, {}), {} stage(s), {} worker(s), look-ahead {}, {}", id,
                 plan.startSegment(), plan.endSegment(), plan.stages(), plan.workers(), lookahead, gate);
@@ -72,11 +73,16 @@ public final class OrderlyEngine implements Engine {
                 return null;
             }, key -> job(key, runner, scheduler));
         } catch (InterruptedException e) {
-            LOG.info("request {} cancelled by interrupt: {}", id, summary(counters.result()));
+            RequestResult partial = counters.result();
+            LOG.info("request {} cancelled by interrupt: {}", id, summary(partial));
+            // run's signature allows only InterruptedException here; the figures so far ride along as suppressed.
+            e.addSuppressed(new RequestFailedException("request " + id + " cancelled by interrupt after "
+                    + partial.segmentsDelivered() + " of " + plan.segmentCount() + " segments delivered", null)
+                    .withPartialResult(partial));
             throw e;
         }
         if (failure.isPresent()) {
-            RequestFailedException failed = asRequestFailure(id, failure.get());
+            RequestFailedException failed = asRequestFailure(id, failure.get()).withPartialResult(counters.result());
             LOG.info("request {} failed: {}; {}", id, failed.getMessage(), summary(counters.result()));
             throw failed;
         }

@@ -36,9 +36,11 @@ final class OutputWalker {
     private final Scheduler scheduler;
     private final RequestCounters counters;
     private final RequestListener listener;
+    private final Deadline deadline;
 
     OutputWalker(String requestId, RequestPlan plan, OutputStore outputs, SegmentConsumer client, Scheduler scheduler,
-            RequestCounters counters, RequestListener listener) {
+            RequestCounters counters, RequestListener listener, Deadline deadline) {
+        this.deadline = deadline;
         this.requestId = requestId;
         this.plan = plan;
         this.outputs = outputs;
@@ -74,8 +76,14 @@ final class OutputWalker {
         JobKey unit = new JobKey(segment, plan.lastStage());
         int reruns = 0;
         while (true) {
-            if (!scheduler.awaitOutput(segment)) {
-                return false;
+            switch (scheduler.awaitOutput(segment, deadline)) {
+                case STOPPED -> {
+                    return false;
+                }
+                case DEADLINE_PASSED -> throw deadlinePassed(segment);
+                case READY -> {
+                    // read it below
+                }
             }
             Optional<byte[]> output = read(unit);
             if (output.isPresent()) {
@@ -95,6 +103,13 @@ final class OutputWalker {
             listener.onRerun(unit);
             scheduler.rerun(segment);
         }
+    }
+
+    private RequestFailedException deadlinePassed(long segment) {
+        long delivered = segment - plan.startSegment();
+        return new RequestFailedException("request " + requestId + " passed its deadline of " + deadline + ": "
+                + delivered + " of " + plan.segmentCount() + " segments delivered, " + scheduler.waitingFor() + ", "
+                + counters.result().refusals() + " refusals", null);
     }
 
     private Optional<byte[]> read(JobKey unit) throws RequestFailedException {

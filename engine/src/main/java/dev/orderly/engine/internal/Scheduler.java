@@ -99,18 +99,50 @@ final class Scheduler {
         }
     }
 
+    /** How a wait for the client's output ended. */
+    enum OutputWait {
+        /** The last stage of the client's segment is DONE: its output can be read. */
+        READY,
+        /** The request was stopped (failed or cancelled elsewhere). */
+        STOPPED,
+        /** The request's deadline passed first. */
+        DEADLINE_PASSED
+    }
+
     /**
-     * Waits until the last stage of {@code segment}, the client's segment, is DONE. Returns false if the request was
-     * stopped first.
+     * Waits until the last stage of {@code segment}, the client's segment, is DONE, the request is stopped, or
+     * {@code deadline} passes (a deadline already past is reported even when the output is ready).
      */
-    boolean awaitOutput(long segment) throws InterruptedException {
+    OutputWait awaitOutput(long segment, Deadline deadline) throws InterruptedException {
         lock.lock();
         try {
             requireReading(segment);
-            while (!stopped && !board.readingOutputDone()) {
-                outputReady.await();
+            long remaining = deadline.remainingNanos();
+            while (!stopped && remaining > 0 && !board.readingOutputDone()) {
+                remaining = deadline.isSet() ? outputReady.awaitNanos(remaining) : awaitForever();
             }
-            return !stopped;
+            if (stopped) {
+                return OutputWait.STOPPED;
+            }
+            return remaining <= 0 ? OutputWait.DEADLINE_PASSED : OutputWait.READY;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private long awaitForever() throws InterruptedException {
+        outputReady.await();
+        return Long.MAX_VALUE;
+    }
+
+    /** What the client's segment waits for, in words: {@code segment 41 waiting for stage 1}. */
+    String waitingFor() {
+        lock.lock();
+        try {
+            if (board.finished()) {
+                return "every segment delivered";
+            }
+            return "segment " + board.reading() + " waiting for stage " + board.lowestStageNotDone(board.reading());
         } finally {
             lock.unlock();
         }

@@ -165,6 +165,11 @@ final class UnitBoard {
         return segment >= windowEnd() || done[slot(segment)] < key.stage();
     }
 
+    /** The lowest stage of {@code segment} (inside the window) that is not DONE; the stage count if all are. */
+    int lowestStageNotDone(long segment) {
+        return done[slotOf(segment)] + 1;
+    }
+
     /** True when the last stage of the client's segment is DONE: its output can be read. */
     boolean readingOutputDone() {
         return !finished() && done[slot(reading)] == lastStage;
