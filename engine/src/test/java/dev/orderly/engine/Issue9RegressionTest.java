@@ -4,12 +4,17 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.orderly.api.EngineConfig;
+import dev.orderly.api.JobKey;
 import dev.orderly.api.Request;
+import dev.orderly.api.RequestResult;
+import dev.orderly.api.Tier2Exception;
 import dev.orderly.api.RequestPlan;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -45,5 +50,65 @@ class Issue9RegressionTest {
         assertInstanceOf(InterruptedException.class, thrown.get(10, TimeUnit.SECONDS));
         assertEquals(0, tier2.dials().size(), "dials: " + tier2.dials());
         assertEquals(0, census.created(), "threads created");
+    }
+
+    /**
+     * Defect 1, per unit: plan (0, 2, 2, 2). Segment 1's stage-0 job blocks in await; its stage-1 job succeeds and
+     * covers it. While the client still holds segment 1 (the request is running), the covered job's call is closed
+     * and its thread gone: it holds no worker and no tier2 slot for nothing.
+     */
+    @ParameterizedTest(name = "ordered={0}")
+    @ValueSource(booleans = {true, false})
+    void aFinishedRequestWaitsForJobsNobodyNeeds(boolean ordered) throws Throwable {
+        RequestPlan plan = new RequestPlan(0, 2, 2, 2);
+        JobKey covered = new JobKey(1, 0);
+        InMemoryOutputStore store = new InMemoryOutputStore();
+        ScriptedTier2 tier2 = new ScriptedTier2(plan, store,
+                job -> job.key().equals(covered) ? ScriptedTier2.AWAIT_BLOCKS : ScriptedTier2.OK);
+        CountDownLatch clientHolds = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        RecordingClient recorder = new RecordingClient();
+        ThreadCensus census = new ThreadCensus();
+        Background run = new Background(census.engine(config(ordered)), Request.of(plan, tier2, store,
+                (segment, output) -> {
+                    recorder.accept(segment, output);
+                    if (segment == 1) {
+                        clientHolds.countDown();
+                        release.await();
+                    }
+                }));
+        try {
+            assertTrue(clientHolds.await(10, TimeUnit.SECONDS), "segment 1 never reached the client");
+            await().atMost(Duration.ofSeconds(10)).until(() -> tier2.openCalls() == 0 && tier2.blocked() == 0
+                    && census.alive() == 1);
+            assertFalse(run.isDone(), "the request is still running: the client holds segment 1");
+        } finally {
+            release.countDown();
+        }
+        run.get(10);
+        assertEquals(1, tier2.dialsOf(covered), "the covered unit was dialed again");
+        assertEquals(Fixtures.range(0, 2), recorder.segments());
+        assertEquals(0, census.alive());
+        assertEquals(0, tier2.doubleCloses());
+    }
+
+    /** Defect 1, a delay: a covered unit sitting out a minute-long failure delay stops at once. */
+    @ParameterizedTest(name = "ordered={0}")
+    @ValueSource(booleans = {true, false})
+    void aCoveredJobSittingOutADelayStopsAtOnce(boolean ordered) throws Throwable {
+        RequestPlan plan = new RequestPlan(0, 2, 2, 2);
+        JobKey covered = new JobKey(1, 0);
+        InMemoryOutputStore store = new InMemoryOutputStore();
+        ScriptedTier2 tier2 = new ScriptedTier2(plan, store, job -> job.key().equals(covered)
+                ? ScriptedTier2.awaitThrows(Tier2Exception.retryable("stream reset", null)) : ScriptedTier2.OK);
+        ThreadCensus census = new ThreadCensus();
+        EngineConfig minuteDelay = config(ordered).toBuilder().failureDelay(Duration.ofMinutes(1)).build();
+
+        RequestResult result = new Background(census.engine(minuteDelay),
+                Request.of(plan, tier2, store, new RecordingClient())).get(10);
+
+        assertEquals(2, result.segmentsDelivered());
+        assertEquals(0, census.alive());
+        assertEquals(0, tier2.openCalls());
     }
 }

@@ -45,7 +45,7 @@ class LoggingTest {
         List<LogCapture.Event> jobLines = events.stream().filter(e -> e.logger().endsWith(".JobRunner")).toList();
         assertTrue(jobLines.stream().anyMatch(e -> e.level() == Level.DEBUG), "a debug line per dial");
         assertTrue(jobLines.stream().anyMatch(e -> e.level() == Level.WARN), "a warn line per failure");
-        assertEquals(tier2.dials().size() - countRefusedOrFailed(tier2),
+        assertEquals(tier2.dials().size() - countRefusedOrFailed(tier2) - tier2.cancelledCalls(),
                 jobLines.stream().filter(e -> e.level() == Level.INFO).count(), "an info line per job done");
         for (LogCapture.Event line : jobLines) {
             String unit = "segment " + line.mdc().get("segment") + " stage " + line.mdc().get("stage");

@@ -34,7 +34,12 @@ import org.slf4j.MDC;
  * thrown by {@code await()} (a tier2 that admitted the job and then says nothing ran) is treated as a refusal, as its
  * {@link Tier2Exception#neverRan()} says.
  *
- * <p>On every path out, including interruption, the job leaves the gate and its {@link Tier2Call} is closed.
+ * <p>A unit that stops being needed (a higher stage of its segment is done) has its job cancelled through its
+ * {@link RunningJobs.Handle}: the call is closed and the thread interrupted, wherever it waits (its turn, a delay,
+ * {@code dial} or {@code await}). The job then ends quietly ({@link Outcome#ABANDONED}), counting nothing: an
+ * interrupt meant for its unit alone is cleared, while one that cancels the whole request propagates.
+ *
+ * <p>On every path out, including interruption, the job leaves the gate and its {@link Tier2Call} is closed, once.
  * Thread-safe: the per-job counts live on the calling thread's stack; one instance serves all jobs of a request.
  */
 final class JobRunner {
@@ -108,14 +113,26 @@ final class JobRunner {
      * @throws RequestFailedException when the unit failed for good; the request must fail with it
      * @throws InterruptedException when the request was cancelled
      */
-    Outcome run(JobKey key, Dials dials) throws RequestFailedException, InterruptedException {
+    Outcome run(JobKey key, Dials dials, RunningJobs.Handle handle)
+            throws RequestFailedException, InterruptedException {
         MDC.put("request", requestId);
         MDC.put("segment", Long.toString(key.segment()));
         MDC.put("stage", Integer.toString(key.stage()));
         try {
             Attempts attempts = new Attempts(dials);
             while (true) {
-                switch (attempt(key, attempts)) {
+                Step step;
+                try {
+                    step = attempt(key, attempts, handle);
+                } catch (InterruptedException e) {
+                    if (!handle.cancelled()) {
+                        throw e;
+                    }
+                    // Our unit was cancelled, not the request: end quietly, the interrupt was meant for us alone.
+                    Thread.interrupted();
+                    step = Step.ABANDON;
+                }
+                switch (step) {
                     case DONE -> {
                         return Outcome.DONE;
                     }
@@ -137,7 +154,8 @@ final class JobRunner {
     }
 
     /** One turn and one dial. */
-    private Step attempt(JobKey key, Attempts attempts) throws RequestFailedException, InterruptedException {
+    private Step attempt(JobKey key, Attempts attempts, RunningJobs.Handle handle)
+            throws RequestFailedException, InterruptedException {
         gate.awaitTurn(key);
         if (!needed.test(key)) {
             return Step.ABANDON;
@@ -157,17 +175,26 @@ final class JobRunner {
         if (call == null) {
             return retryOrFail(job, Tier2Exception.fatal("tier2 client returned no call from dial", null), attempts);
         }
+        // The call is closed exactly once: by this job, unless it was attached and cancel() took it.
+        boolean attached = false;
         try {
             gate.leave(key);
             counters.admission();
             listener.onAdmitted(job);
+            attached = handle.attach(call);
+            if (!attached) {
+                return Step.ABANDON;
+            }
             call.await();
         } catch (Tier2Exception e) {
-            return retryOrFail(job, e, attempts);
+            return handle.cancelled() ? Step.ABANDON : retryOrFail(job, e, attempts);
         } catch (RuntimeException e) {
-            return retryOrFail(job, asFatal(e), attempts);
+            return handle.cancelled() ? Step.ABANDON : retryOrFail(job, asFatal(e), attempts);
         } finally {
-            close(call, key);
+            Tier2Call mine = attached ? handle.detach() : call;
+            if (mine != null) {
+                RunningJobs.close(mine, key);
+            }
         }
         listener.onJobDone(job);
         LOG.info("{} done after {} dial(s)", key, job.attempt());
@@ -249,14 +276,5 @@ final class JobRunner {
 
     private static Tier2Exception asFatal(RuntimeException e) {
         return Tier2Exception.fatal("tier2 client threw " + e, e);
-    }
-
-    private static void close(Tier2Call call, JobKey key) {
-        try {
-            call.close();
-        } catch (RuntimeException e) {
-            // The job's outcome is already decided; a call that can not let go must not change it.
-            LOG.warn("closing the tier2 call of {} threw; ignored", key, e);
-        }
     }
 }

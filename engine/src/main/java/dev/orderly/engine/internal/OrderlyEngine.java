@@ -59,6 +59,7 @@ public final class OrderlyEngine implements Engine {
         DialGate gate = config.ordered()
                 ? new QueueGate(new LaunchQueue(plan.workers(), config, listener::onQueued))
                 : new DelayGate(config);
+        RunningJobs running = new RunningJobs();
         JobRunner runner = new JobRunner(id, request.tier2(), gate, config, counters, listener, scheduler::isNeeded);
         OutputWalker walker = new OutputWalker(id, plan, request.outputs(), request.client(), scheduler, counters,
                 listener, deadline);
@@ -71,7 +72,7 @@ public final class OrderlyEngine implements Engine {
             failure = scope.run(() -> {
                 walker.run();
                 return null;
-            }, key -> job(key, runner, scheduler));
+            }, key -> job(key, runner, scheduler, running));
         } catch (InterruptedException e) {
             RequestResult partial = counters.result();
             LOG.info("request {} cancelled by interrupt: {}", id, summary(partial));
@@ -91,14 +92,20 @@ public final class OrderlyEngine implements Engine {
         return result;
     }
 
-    private static Callable<Void> job(Launch launch, JobRunner runner, Scheduler scheduler) {
+    private static Callable<Void> job(Launch launch, JobRunner runner, Scheduler scheduler, RunningJobs running) {
         return () -> {
             JobRunner.Dials dials = new JobRunner.Dials(launch.priorDials());
             boolean succeeded = false;
+            RunningJobs.Handle handle = running.start(launch.key());
             try {
-                succeeded = runner.run(launch.key(), dials) == JobRunner.Outcome.DONE;
+                succeeded = runner.run(launch.key(), dials, handle) == JobRunner.Outcome.DONE;
             } finally {
+                running.end(handle);
                 scheduler.jobEnded(launch.key(), succeeded, dials.count());
+            }
+            if (succeeded) {
+                // The board now has the stages under this one DONE: their jobs, if any, are cancelled.
+                running.cancelCoveredBy(launch.key());
             }
             return null;
         };
