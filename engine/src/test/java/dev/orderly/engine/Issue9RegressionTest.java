@@ -11,6 +11,7 @@ import dev.orderly.api.JobKey;
 import dev.orderly.api.Request;
 import dev.orderly.api.RequestResult;
 import dev.orderly.api.Tier2Exception;
+import dev.orderly.api.RequestFailedException;
 import dev.orderly.api.RequestPlan;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -110,5 +111,30 @@ class Issue9RegressionTest {
         assertEquals(2, result.segmentsDelivered());
         assertEquals(0, census.alive());
         assertEquals(0, tier2.openCalls());
+    }
+
+    /**
+     * Defect 3: the give-up counts belong to the unit across its re-runs. TIMEOUT, OK with the output missing (a
+     * re-run), TIMEOUT: with maxExecutionTimeouts = 2 that is the unit's second timeout, and the request fails.
+     */
+    @ParameterizedTest(name = "ordered={0}")
+    @ValueSource(booleans = {true, false})
+    void giveUpCountersResetOnARerun(boolean ordered) {
+        RequestPlan plan = new RequestPlan(0, 14, 3, 4);
+        JobKey unit = new JobKey(12, 2);
+        ScriptedTier2.Step timeout = ScriptedTier2.awaitThrows(Tier2Exception.executionTimeout("deadline exceeded"));
+        ScriptedTier2.Step[] script = {timeout, ScriptedTier2.OK_WITHOUT_OUTPUT, timeout};
+        InMemoryOutputStore store = new InMemoryOutputStore();
+        ScriptedTier2 tier2 = new ScriptedTier2(plan, store, job -> job.key().equals(unit)
+                && job.attempt() <= script.length ? script[job.attempt() - 1] : ScriptedTier2.OK);
+        EngineConfig twoTimeouts = config(ordered).toBuilder().maxExecutionTimeouts(2).build();
+
+        Throwable thrown = new Background(Orderly.engine(twoTimeouts),
+                Request.of(plan, tier2, store, new RecordingClient())).failure(10);
+
+        RequestFailedException failure = assertInstanceOf(RequestFailedException.class, thrown);
+        assertEquals(java.util.Optional.of(unit), failure.key());
+        assertEquals("segment 12 stage 2 timed out 2 times, giving up: deadline exceeded", failure.getMessage());
+        assertEquals(3, tier2.dialsOf(unit));
     }
 }

@@ -68,31 +68,6 @@ final class JobRunner {
         this.needed = needed;
     }
 
-    /** How many times a unit was dialed, over all its jobs. Lives on the job's own thread only. */
-    static final class Dials {
-        private int count;
-
-        /** Starts after {@code prior} dials of earlier jobs of the unit. */
-        Dials(int prior) {
-            this.count = prior;
-        }
-
-        int count() {
-            return count;
-        }
-    }
-
-    /** The counted outcomes of one job. Lives on the job's own thread only. */
-    private static final class Attempts {
-        final Dials dials;
-        int failures;
-        int timeouts;
-
-        Attempts(Dials dials) {
-            this.dials = dials;
-        }
-    }
-
     /** How a job ended without failing the request. */
     enum Outcome {
         /** The unit is done. */
@@ -108,22 +83,22 @@ final class JobRunner {
     private enum Step { DONE, RETRY, ABANDON }
 
     /**
-     * Runs the unit of {@code key} until it is done; {@code dials} counts every dial (and numbers the attempts).
+     * Runs the unit of {@code key} until it is done; {@code tally}, which starts from the unit's counts, counts every
+     * dial (and numbers the attempts), failure and timeout.
      *
      * @throws RequestFailedException when the unit failed for good; the request must fail with it
      * @throws InterruptedException when the request was cancelled
      */
-    Outcome run(JobKey key, Dials dials, RunningJobs.Handle handle)
+    Outcome run(JobKey key, UnitCounts.Tally tally, RunningJobs.Handle handle)
             throws RequestFailedException, InterruptedException {
         MDC.put("request", requestId);
         MDC.put("segment", Long.toString(key.segment()));
         MDC.put("stage", Integer.toString(key.stage()));
         try {
-            Attempts attempts = new Attempts(dials);
             while (true) {
                 Step step;
                 try {
-                    step = attempt(key, attempts, handle);
+                    step = attempt(key, tally, handle);
                 } catch (InterruptedException e) {
                     if (!handle.cancelled()) {
                         throw e;
@@ -154,13 +129,13 @@ final class JobRunner {
     }
 
     /** One turn and one dial. */
-    private Step attempt(JobKey key, Attempts attempts, RunningJobs.Handle handle)
+    private Step attempt(JobKey key, UnitCounts.Tally attempts, RunningJobs.Handle handle)
             throws RequestFailedException, InterruptedException {
         gate.awaitTurn(key);
         if (!needed.test(key)) {
             return Step.ABANDON;
         }
-        Job job = new Job(requestId, key, ++attempts.dials.count);
+        Job job = new Job(requestId, key, ++attempts.dials);
         counters.dial();
         listener.onDial(job);
         LOG.debug("dial {} attempt {}", key, job.attempt());
@@ -206,7 +181,7 @@ final class JobRunner {
      * request. A unit that is no longer needed is ABANDONed instead, whatever the error: it can not hurt the client
      * any more.
      */
-    private Step retryOrFail(Job job, Tier2Exception e, Attempts attempts) throws RequestFailedException {
+    private Step retryOrFail(Job job, Tier2Exception e, UnitCounts.Tally attempts) throws RequestFailedException {
         JobKey key = job.key();
         count(job, e, attempts);
         if (!needed.test(key)) {
@@ -249,7 +224,7 @@ final class JobRunner {
     }
 
     /** Counts one error in the job's and the request's figures and tells the listener. */
-    private void count(Job job, Tier2Exception e, Attempts attempts) {
+    private void count(Job job, Tier2Exception e, UnitCounts.Tally attempts) {
         switch (e.kind()) {
             case REFUSED, UNREACHABLE -> {
                 counters.refusal();

@@ -94,14 +94,14 @@ public final class OrderlyEngine implements Engine {
 
     private static Callable<Void> job(Launch launch, JobRunner runner, Scheduler scheduler, RunningJobs running) {
         return () -> {
-            JobRunner.Dials dials = new JobRunner.Dials(launch.priorDials());
+            UnitCounts.Tally tally = new UnitCounts.Tally(launch.prior());
             boolean succeeded = false;
             RunningJobs.Handle handle = running.start(launch.key());
             try {
-                succeeded = runner.run(launch.key(), dials, handle) == JobRunner.Outcome.DONE;
+                succeeded = runner.run(launch.key(), tally, handle) == JobRunner.Outcome.DONE;
             } finally {
                 running.end(handle);
-                scheduler.jobEnded(launch.key(), succeeded, dials.count());
+                scheduler.jobEnded(launch.key(), succeeded, tally.counts());
             }
             if (succeeded) {
                 // The board now has the stages under this one DONE: their jobs, if any, are cancelled.

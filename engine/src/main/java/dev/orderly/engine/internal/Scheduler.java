@@ -68,7 +68,7 @@ final class Scheduler {
                     if (key != null) {
                         board.scheduled(key);
                         alive++;
-                        return new Launch(key, board.priorDials(key));
+                        return new Launch(key, board.prior(key));
                     }
                 }
                 launchable.await();
@@ -80,15 +80,15 @@ final class Scheduler {
     }
 
     /**
-     * The job of {@code key} has ended, well ({@code succeeded}) or not, having dialed the unit {@code dials} times
-     * in all (counting earlier jobs of the unit). Its worker is free.
+     * The job of {@code key} has ended, well ({@code succeeded}) or not, leaving the unit with {@code counts} (which
+     * include earlier jobs of the unit). Its worker is free.
      */
-    void jobEnded(JobKey key, boolean succeeded, int dials) {
+    void jobEnded(JobKey key, boolean succeeded, UnitCounts counts) {
         lock.lock();
         try {
             alive--;
             if (succeeded) {
-                board.done(key, dials);
+                board.done(key, counts);
                 if (board.readingOutputDone()) {
                     outputReady.signal();
                 }

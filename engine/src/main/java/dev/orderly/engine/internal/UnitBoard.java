@@ -45,7 +45,7 @@ final class UnitBoard {
     private final int ring;
     private final int[] launched;
     private final int[] done;
-    private final int[] lastStageDials;
+    private final UnitCounts[] lastStageCounts;
     private final long[] cursor;
     private final long[] frontier;
     private long reading;
@@ -63,7 +63,7 @@ final class UnitBoard {
         this.ring = (int) Math.min(Math.min(lookahead, plan.segmentCount()), Integer.MAX_VALUE - 8);
         this.launched = new int[ring];
         this.done = new int[ring];
-        this.lastStageDials = new int[ring];
+        this.lastStageCounts = new UnitCounts[ring];
         Arrays.fill(launched, -1);
         Arrays.fill(done, -1);
         this.reading = plan.startSegment();
@@ -121,17 +121,21 @@ final class UnitBoard {
         launched[i] = Math.max(launched[i], key.stage());
     }
 
-    /** How many times {@code key} was dialed by earlier jobs: non-zero only for a re-run of the last stage. */
-    int priorDials(JobKey key) {
-        return key.stage() == lastStage ? lastStageDials[slotOf(key.segment())] : 0;
+    /**
+     * What earlier jobs of {@code key} went through: {@link UnitCounts#NONE} but for a re-run of the last stage (the
+     * only unit that runs again), which carries the counts of the unit's earlier jobs.
+     */
+    UnitCounts prior(JobKey key) {
+        UnitCounts counts = key.stage() == lastStage ? lastStageCounts[slotOf(key.segment())] : null;
+        return counts == null ? UnitCounts.NONE : counts;
     }
 
     /**
-     * The job of {@code key} succeeded after dialing the unit {@code dials} times in all: the unit and every stage
+     * The job of {@code key} succeeded, leaving the unit with {@code counts} (its whole life so far): the unit and every stage
      * under it in the same segment are DONE. A late report for a segment the client has already read (a shadowed
      * lower stage ending after its segment was delivered) is ignored.
      */
-    void done(JobKey key, int dials) {
+    void done(JobKey key, UnitCounts counts) {
         long segment = key.segment();
         if (segment < reading) {
             return;
@@ -139,7 +143,7 @@ final class UnitBoard {
         int i = slotOf(segment);
         int stage = key.stage();
         if (stage == lastStage) {
-            lastStageDials[i] = dials;
+            lastStageCounts[i] = counts;
         }
         done[i] = Math.max(done[i], stage);
         launched[i] = Math.max(launched[i], stage);
@@ -184,7 +188,7 @@ final class UnitBoard {
         // The slot now stands for segment reading + ring, which nothing has touched yet.
         launched[i] = -1;
         done[i] = -1;
-        lastStageDials[i] = 0;
+        lastStageCounts[i] = null;
         reading++;
         for (int k = 0; k <= lastStage; k++) {
             cursor[k] = Math.max(cursor[k], reading);

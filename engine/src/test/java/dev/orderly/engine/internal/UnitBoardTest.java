@@ -61,7 +61,7 @@ class UnitBoardTest {
                     }
                 } else if (!running.isEmpty()) {
                     JobKey done = running.remove(random.nextInt(running.size()));
-                    board.done(done, 1);
+                    board.done(done, new UnitCounts(1, 0, 0));
                     if (checkAgainstModel && done.segment() >= board.reading()) {
                         highestDone.merge(done.segment(), done.stage(), Math::max);
                     }
@@ -123,7 +123,7 @@ class UnitBoardTest {
             board.scheduled(key);
             JobKey other = board.next();
             assertTrue(other == null || other.segment() > s, "a second job of the same segment: " + other);
-            board.done(key, 1);
+            board.done(key, new UnitCounts(1, 0, 0));
             board.delivered();
         }
         assertTrue(board.finished());
@@ -141,7 +141,7 @@ class UnitBoardTest {
         }
         assertEquals(6, launched.size());
         assertEquals(new JobKey(5, 0), launched.get(5));
-        launched.forEach(k -> board.done(k, 1));
+        launched.forEach(k -> board.done(k, new UnitCounts(1, 0, 0)));
         board.delivered();
         assertEquals(new JobKey(6, 0), board.next());
     }
@@ -153,12 +153,12 @@ class UnitBoardTest {
         JobKey first = board.next();
         assertEquals(new JobKey(0, 1), first);
         board.scheduled(first);
-        board.done(first, 3);
+        board.done(first, new UnitCounts(3, 0, 0));
         JobKey second = board.next();
         board.scheduled(second);
         board.rerun();
         assertEquals(first, board.next());
-        assertEquals(3, board.priorDials(first));
+        assertEquals(3, board.prior(first).dials());
     }
 
     /**
