@@ -137,4 +137,65 @@ class Issue9RegressionTest {
         assertEquals("segment 12 stage 2 timed out 2 times, giving up: deadline exceeded", failure.getMessage());
         assertEquals(3, tier2.dialsOf(unit));
     }
+
+    /**
+     * Also found: a look-ahead too large for the scheduler's memory (1000 segments per worker × 2000 workers) is
+     * refused up front with an error that says so, instead of an OutOfMemoryError or a run.
+     */
+    @org.junit.jupiter.api.Test
+    void aLookaheadBeyondTheBoundIsRejectedBeforeAnythingRuns() {
+        RequestPlan plan = new RequestPlan(0, 1_000_000_000L, 1, 2_000);
+        InMemoryOutputStore store = new InMemoryOutputStore();
+        ScriptedTier2 tier2 = new ScriptedTier2(plan, store,
+                job -> ScriptedTier2.dialThrows(Tier2Exception.fatal("must not be dialed", null)));
+        EngineConfig huge = Fixtures.fast().toBuilder().lookaheadFactor(1000).build();
+
+        IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> Orderly.engine(huge).run(Request.of(plan, tier2, store, new RecordingClient())));
+
+        assertEquals("the look-ahead ceil(lookaheadFactor 1000.0 * workers 2000) = 2000000 segments exceeds the"
+                + " bound of 1048576 segments the scheduler keeps state for; lower lookaheadFactor or workers",
+                e.getMessage());
+        assertEquals(0, tier2.dials().size());
+    }
+
+    /** Also found: an OutputStore returning null gave an internal NPE message. */
+    @org.junit.jupiter.api.Test
+    void anOutputStoreReturningNullGivesAnInternalNpeMessage() {
+        RequestPlan plan = new RequestPlan(0, 5, 1, 2);
+        InMemoryOutputStore store = new InMemoryOutputStore();
+        ScriptedTier2 tier2 = new ScriptedTier2(plan, store, job -> ScriptedTier2.OK);
+        dev.orderly.api.OutputStore broken = segment -> segment == 3 ? null : store.read(segment);
+
+        Throwable thrown = new Background(Orderly.engine(Fixtures.fast()),
+                Request.of(plan, tier2, broken, new RecordingClient())).failure(10);
+
+        RequestFailedException failure = assertInstanceOf(RequestFailedException.class, thrown);
+        assertEquals("segment 3 stage 0 output could not be read: the OutputStore broke its contract,"
+                + " read(3) returned null instead of an Optional", failure.getMessage());
+        assertEquals(java.util.Optional.of(new JobKey(3, 0)), failure.key());
+    }
+
+    /** Also found: an Error thrown by a job came back with key() empty. */
+    @ParameterizedTest(name = "ordered={0}")
+    @ValueSource(booleans = {true, false})
+    void anErrorThrownByAJobComesBackWithKeyEmpty(boolean ordered) {
+        RequestPlan plan = new RequestPlan(0, 6, 2, 2);
+        JobKey unit = new JobKey(2, 1);
+        InMemoryOutputStore store = new InMemoryOutputStore();
+        ScriptedTier2 tier2 = new ScriptedTier2(plan, store, job -> {
+            if (job.key().equals(unit)) {
+                throw new StackOverflowError("deep module");
+            }
+            return ScriptedTier2.OK;
+        });
+
+        Throwable thrown = new Background(Orderly.engine(config(ordered)),
+                Request.of(plan, tier2, store, new RecordingClient())).failure(10);
+
+        RequestFailedException failure = assertInstanceOf(RequestFailedException.class, thrown);
+        assertEquals(java.util.Optional.of(unit), failure.key());
+        assertInstanceOf(StackOverflowError.class, failure.getCause());
+        assertTrue(failure.getMessage().startsWith("segment 2 stage 1 "), failure.getMessage());
+    }
 }

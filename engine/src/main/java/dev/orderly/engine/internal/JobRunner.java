@@ -172,7 +172,7 @@ final class JobRunner {
             }
         }
         listener.onJobDone(job);
-        LOG.info("{} done after {} dial(s)", key, job.attempt());
+        LOG.debug("{} done after {} dial(s)", key, job.attempt());
         return Step.DONE;
     }
 

@@ -2,6 +2,7 @@ package dev.orderly.engine.internal;
 
 import dev.orderly.api.Engine;
 import dev.orderly.api.EngineConfig;
+import dev.orderly.api.JobKey;
 import dev.orderly.api.Request;
 import dev.orderly.api.RequestFailedException;
 import dev.orderly.api.RequestListener;
@@ -53,7 +54,7 @@ public final class OrderlyEngine implements Engine {
         String id = request.id();
         RequestCounters counters = new RequestCounters();
         Deadline deadline = Deadline.after(request.deadline());
-        RequestListener listener = new SafeListener(request.listener());
+        SafeListener listener = new SafeListener(request.listener());
         long lookahead = Scheduler.lookahead(config.lookaheadFactor(), plan.workers());
         Scheduler scheduler = new Scheduler(plan, lookahead);
         DialGate gate = config.ordered()
@@ -67,6 +68,18 @@ public final class OrderlyEngine implements Engine {
         LOG.debug("request {} starts: segments [{}, {}), {} stage(s), {} worker(s), look-ahead {}, {}", id,
                 plan.startSegment(), plan.endSegment(), plan.stages(), plan.workers(), lookahead, gate);
 
+        try {
+            return runScoped(request, scope, walker, runner, scheduler, running, counters);
+        } finally {
+            listener.logFailuresAfterTheFirst(id);
+        }
+    }
+
+    private RequestResult runScoped(Request request, RequestScope scope, OutputWalker walker, JobRunner runner,
+            Scheduler scheduler, RunningJobs running, RequestCounters counters)
+            throws RequestFailedException, InterruptedException {
+        String id = request.id();
+        RequestPlan plan = request.plan();
         Optional<Throwable> failure;
         try {
             failure = scope.run(() -> {
@@ -94,11 +107,16 @@ public final class OrderlyEngine implements Engine {
 
     private static Callable<Void> job(Launch launch, JobRunner runner, Scheduler scheduler, RunningJobs running) {
         return () -> {
+            JobKey key = launch.key();
             UnitCounts.Tally tally = new UnitCounts.Tally(launch.prior());
             boolean succeeded = false;
-            RunningJobs.Handle handle = running.start(launch.key());
+            RunningJobs.Handle handle = running.start(key);
             try {
-                succeeded = runner.run(launch.key(), tally, handle) == JobRunner.Outcome.DONE;
+                succeeded = runner.run(key, tally, handle) == JobRunner.Outcome.DONE;
+            } catch (Error e) {
+                // An Error from the tier2 client or the store is still this unit's failure: keep the unit.
+                throw new RequestFailedException(key, key + " failed with " + e + " on attempt " + tally.dials
+                        + ", giving up", e);
             } finally {
                 running.end(handle);
                 scheduler.jobEnded(launch.key(), succeeded, tally.counts());

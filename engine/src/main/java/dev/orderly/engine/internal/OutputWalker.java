@@ -113,11 +113,17 @@ final class OutputWalker {
     }
 
     private Optional<byte[]> read(JobKey unit) throws RequestFailedException {
+        Optional<byte[]> output;
         try {
-            return outputs.read(unit.segment());
+            output = outputs.read(unit.segment());
         } catch (IOException | RuntimeException e) {
             throw new RequestFailedException(unit, unit + " output could not be read, giving up: " + e, e);
         }
+        if (output == null) {
+            throw new RequestFailedException(unit, unit + " output could not be read: the OutputStore broke its"
+                    + " contract, read(" + unit.segment() + ") returned null instead of an Optional", null);
+        }
+        return output;
     }
 
     private void accept(long segment, byte[] output) throws RequestFailedException, InterruptedException {

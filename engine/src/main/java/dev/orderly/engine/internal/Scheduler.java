@@ -49,10 +49,26 @@ final class Scheduler {
         this.board = new UnitBoard(plan, lookahead);
     }
 
-    /** The look-ahead {@code ceil(lookaheadFactor * workers)}, at least 1. */
+    /**
+     * The most segments of look-ahead a request may have: the board keeps about 16 bytes per segment of it, so this
+     * is 16 MiB, and a look-ahead that long is far beyond what any fleet can work on at once.
+     */
+    static final long MAX_LOOKAHEAD = 1 << 20;
+
+    /**
+     * The look-ahead {@code ceil(lookaheadFactor * workers)}, at least 1.
+     *
+     * @throws IllegalArgumentException if it exceeds {@link #MAX_LOOKAHEAD}
+     */
     static long lookahead(double lookaheadFactor, int workers) {
-        double segments = Math.ceil(lookaheadFactor * workers);
-        return (long) Math.max(1, Math.min(segments, Integer.MAX_VALUE - 8));
+        double segments = Math.max(1, Math.ceil(lookaheadFactor * workers));
+        if (segments > MAX_LOOKAHEAD) {
+            throw new IllegalArgumentException("the look-ahead ceil(lookaheadFactor " + lookaheadFactor + " * workers "
+                    + workers + ") = " + String.format(java.util.Locale.ROOT, "%.0f", segments)
+                    + " segments exceeds the bound of " + MAX_LOOKAHEAD
+                    + " segments the scheduler keeps state for; lower lookaheadFactor or workers");
+        }
+        return (long) segments;
     }
 
     /**
