@@ -56,14 +56,14 @@ public final class OrderlyEngine implements Engine {
         Deadline deadline = Deadline.after(request.deadline());
         SafeListener listener = new SafeListener(request.listener());
         long lookahead = Scheduler.lookahead(config.lookaheadFactor(), plan.workers());
-        Scheduler scheduler = new Scheduler(plan, lookahead);
+        Scheduler scheduler = new Scheduler(plan, lookahead, request.resume());
         DialGate gate = config.ordered()
                 ? new QueueGate(new LaunchQueue(plan.workers(), config, listener::onQueued))
                 : new DelayGate(config);
         RunningJobs running = new RunningJobs();
         JobRunner runner = new JobRunner(id, request.tier2(), gate, config, counters, listener, scheduler::isNeeded);
         OutputWalker walker = new OutputWalker(id, plan, request.outputs(), request.client(), scheduler, counters,
-                listener, deadline);
+                listener, deadline, request.resume());
         RequestScope scope = new RequestScope(id, scheduler, threadObserver);
         LOG.debug("request {} starts: segments [{}, {}), {} stage(s), {} worker(s), look-ahead {}, {}", id,
                 plan.startSegment(), plan.endSegment(), plan.stages(), plan.workers(), lookahead, gate);
@@ -88,7 +88,7 @@ public final class OrderlyEngine implements Engine {
             }, key -> job(key, runner, scheduler, running));
         } catch (InterruptedException e) {
             RequestResult partial = counters.result();
-            LOG.info("request {} cancelled by interrupt: {}", id, summary(partial));
+            LOG.info("request {} cancelled by interrupt: {}", id, summary(partial, counters));
             // run's signature allows only InterruptedException here; the figures so far ride along as suppressed.
             e.addSuppressed(new RequestFailedException("request " + id + " cancelled by interrupt after "
                     + partial.segmentsDelivered() + " of " + plan.segmentCount() + " segments delivered", null)
@@ -97,11 +97,11 @@ public final class OrderlyEngine implements Engine {
         }
         if (failure.isPresent()) {
             RequestFailedException failed = asRequestFailure(id, failure.get()).withPartialResult(counters.result());
-            LOG.info("request {} failed: {}; {}", id, failed.getMessage(), summary(counters.result()));
+            LOG.info("request {} failed: {}; {}", id, failed.getMessage(), summary(counters.result(), counters));
             throw failed;
         }
         RequestResult result = counters.result();
-        LOG.info("request {} done: {}", id, summary(result));
+        LOG.info("request {} done: {}", id, summary(result, counters));
         return result;
     }
 
@@ -136,8 +136,10 @@ public final class OrderlyEngine implements Engine {
         return new RequestFailedException("request " + id + " failed: " + failure, failure);
     }
 
-    private static String summary(RequestResult r) {
-        return r.segmentsDelivered() + " segment(s) delivered in " + r.elapsed().toMillis() + " ms (first after "
+    private static String summary(RequestResult r, RequestCounters counters) {
+        long stored = counters.foundInStore();
+        return r.segmentsDelivered() + " segment(s) delivered" + (stored > 0 ? " (" + stored + " found in the store)"
+                : "") + " in " + r.elapsed().toMillis() + " ms (first after "
                 + r.timeToFirstSegment().toMillis() + " ms), " + r.dials() + " dial(s), " + r.admissions()
                 + " admission(s), " + r.refusals() + " refusal(s), " + r.failures() + " failure(s), "
                 + r.executionTimeouts() + " execution timeout(s), " + r.reruns() + " re-run(s)";

@@ -37,10 +37,12 @@ final class OutputWalker {
     private final RequestCounters counters;
     private final RequestListener listener;
     private final Deadline deadline;
+    private final boolean resume;
 
     OutputWalker(String requestId, RequestPlan plan, OutputStore outputs, SegmentConsumer client, Scheduler scheduler,
-            RequestCounters counters, RequestListener listener, Deadline deadline) {
+            RequestCounters counters, RequestListener listener, Deadline deadline, boolean resume) {
         this.deadline = deadline;
+        this.resume = resume;
         this.requestId = requestId;
         this.plan = plan;
         this.outputs = outputs;
@@ -75,6 +77,7 @@ final class OutputWalker {
     private boolean deliver(long segment) throws RequestFailedException, InterruptedException {
         JobKey unit = new JobKey(segment, plan.lastStage());
         int reruns = 0;
+        lookUpStoredSegments();
         while (true) {
             switch (scheduler.awaitOutput(segment, deadline)) {
                 case STOPPED -> {
@@ -102,6 +105,26 @@ final class OutputWalker {
             counters.rerun();
             listener.onRerun(unit);
             scheduler.rerun(segment);
+        }
+    }
+
+    /**
+     * With resume: looks up, in the store, each segment that has entered the look-ahead window since the last call,
+     * and tells the scheduler which are there already (they will not run). Only the window is ever looked up: the
+     * scheduler launches nothing past it, and this keeps the cost per segment delivered O(1) and the memory bounded
+     * by the look-ahead. The store is read again when the segment is delivered; nothing is kept in between.
+     */
+    private void lookUpStoredSegments() throws RequestFailedException {
+        if (!resume) {
+            return;
+        }
+        long segment;
+        while ((segment = scheduler.segmentToCheck()) >= 0) {
+            boolean stored = read(new JobKey(segment, plan.lastStage())).isPresent();
+            if (stored) {
+                counters.fromStore();
+            }
+            scheduler.checked(segment, stored);
         }
     }
 

@@ -45,8 +45,40 @@ final class Scheduler {
      * @param lookahead how many segments from the client's on may have work scheduled, {@code >= 1}
      */
     Scheduler(RequestPlan plan, long lookahead) {
+        this(plan, lookahead, false);
+    }
+
+    /**
+     * @param resume whether each segment is looked up in the store (by the walker, through {@link #segmentToCheck}
+     *     and {@link #checked}) before any of its units may launch
+     */
+    Scheduler(RequestPlan plan, long lookahead, boolean resume) {
         this.workers = plan.workers();
-        this.board = new UnitBoard(plan, lookahead);
+        this.board = new UnitBoard(plan, lookahead, resume);
+    }
+
+    /** With resume, the next segment of the look-ahead window to look up in the store, or -1 if none. */
+    long segmentToCheck() {
+        lock.lock();
+        try {
+            return board.segmentToCheck();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Segment {@code segment} was looked up in the store: {@code stored} ones are DONE, the rest may launch. */
+    void checked(long segment, boolean stored) {
+        lock.lock();
+        try {
+            board.checked(segment, stored);
+            if (board.readingOutputDone()) {
+                outputReady.signal();
+            }
+            launchable.signal();
+        } finally {
+            lock.unlock();
+        }
     }
 
     /**

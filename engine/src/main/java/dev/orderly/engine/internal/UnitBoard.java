@@ -49,12 +49,23 @@ final class UnitBoard {
     private final long[] cursor;
     private final long[] frontier;
     private long reading;
+    // With resume, the segments in [reading, checked) were looked up in the store; those past it may not launch yet.
+    private long checked;
 
     /**
      * @param plan the request's segments and stages
      * @param lookahead how many segments from {@code reading} on may have work scheduled, {@code >= 1}
      */
     UnitBoard(RequestPlan plan, long lookahead) {
+        this(plan, lookahead, false);
+    }
+
+    /**
+     * @param plan the request's segments and stages
+     * @param lookahead how many segments from {@code reading} on may have work scheduled, {@code >= 1}
+     * @param resume whether each segment must be {@linkplain #checked checked} in the store before it may launch
+     */
+    UnitBoard(RequestPlan plan, long lookahead, boolean resume) {
         if (lookahead < 1) {
             throw new IllegalArgumentException("lookahead must be >= 1, was " + lookahead);
         }
@@ -71,6 +82,7 @@ final class UnitBoard {
         this.frontier = new long[plan.stages()];
         Arrays.fill(cursor, reading);
         Arrays.fill(frontier, reading);
+        this.checked = resume ? reading : end;
     }
 
     /** The segment the client reads next. */
@@ -93,9 +105,32 @@ final class UnitBoard {
         return launched.length;
     }
 
+    /**
+     * With resume, the next segment of the window to look up in the store, or -1 when every segment of the window
+     * was looked up (always -1 without resume).
+     */
+    long segmentToCheck() {
+        return checked < windowEnd() ? checked : -1;
+    }
+
+    /**
+     * Segment {@code segment}, the one {@link #segmentToCheck()} named, was looked up in the store: if
+     * {@code stored}, it is DONE at every stage and will be delivered from the store; either way it may now launch.
+     */
+    void checked(long segment, boolean stored) {
+        if (segment != checked || segment >= windowEnd()) {
+            throw new IllegalStateException("segment " + segment + " checked out of turn; next to check is "
+                    + segmentToCheck());
+        }
+        checked++;
+        if (stored) {
+            done(new JobKey(segment, lastStage), UnitCounts.NONE);
+        }
+    }
+
     /** The next unit to launch in launch order, or null when none may run now. Does not mark it. */
     JobKey next() {
-        long windowEnd = windowEnd();
+        long windowEnd = Math.min(windowEnd(), checked);
         long bestSegment = Long.MAX_VALUE;
         int bestStage = -1;
         for (int k = lastStage; k >= 0; k--) {
