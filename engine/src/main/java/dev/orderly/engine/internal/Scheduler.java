@@ -54,7 +54,7 @@ final class Scheduler {
      */
     Scheduler(RequestPlan plan, long lookahead, boolean resume) {
         this.workers = plan.workers();
-        this.board = new UnitBoard(plan, lookahead, resume);
+        this.board = new UnitBoard(plan, lookahead, resume, lock);
     }
 
     /** With resume, the next segment of the look-ahead window to look up in the store, or -1 if none. */
@@ -76,6 +76,7 @@ final class Scheduler {
                 outputReady.signal();
             }
             launchable.signal();
+            assert invariantsHold() : this;
         } finally {
             lock.unlock();
         }
@@ -116,6 +117,7 @@ final class Scheduler {
                     if (key != null) {
                         board.scheduled(key);
                         alive++;
+                        assert invariantsHold() : this;
                         return new Launch(key, board.prior(key));
                     }
                 }
@@ -142,6 +144,7 @@ final class Scheduler {
                 }
             }
             launchable.signal();
+            assert invariantsHold() : this;
         } finally {
             lock.unlock();
         }
@@ -179,6 +182,7 @@ final class Scheduler {
     }
 
     private long awaitForever() throws InterruptedException {
+        assert lock.isHeldByCurrentThread();
         outputReady.await();
         return Long.MAX_VALUE;
     }
@@ -203,6 +207,7 @@ final class Scheduler {
             requireReading(segment);
             board.delivered();
             launchable.signal();
+            assert invariantsHold() : this;
         } finally {
             lock.unlock();
         }
@@ -215,6 +220,7 @@ final class Scheduler {
             requireReading(segment);
             board.rerun();
             launchable.signal();
+            assert invariantsHold() : this;
         } finally {
             lock.unlock();
         }
@@ -262,7 +268,19 @@ final class Scheduler {
         }
     }
 
+    /** {@code 0 <= alive <= workers}, and the board's own invariants. Under the lock. */
+    private boolean invariantsHold() {
+        assert lock.isHeldByCurrentThread();
+        return alive >= 0 && alive <= workers && board.invariantsHold();
+    }
+
+    @Override
+    public String toString() {
+        return "Scheduler[alive " + alive + " of " + workers + (stopped ? ", stopped" : "") + ", " + board + "]";
+    }
+
     private void requireReading(long segment) {
+        assert lock.isHeldByCurrentThread();
         if (segment != board.reading()) {
             throw new IllegalStateException("the client reads segment " + board.reading() + ", not " + segment);
         }

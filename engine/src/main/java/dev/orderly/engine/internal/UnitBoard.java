@@ -3,6 +3,7 @@ package dev.orderly.engine.internal;
 import dev.orderly.api.JobKey;
 import dev.orderly.api.RequestPlan;
 import java.util.Arrays;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The state of every unit of one request that still matters: the segments of the look-ahead window
@@ -36,7 +37,8 @@ import java.util.Arrays;
  * over the units launched (each cursor passes each segment once, plus at most a few re-runs). {@link #done} moves the
  * frontiers the same way.
  *
- * <p>Not thread-safe: {@link Scheduler} guards it with its lock.
+ * <p>Not thread-safe: {@link Scheduler} guards it with its lock, which every method asserts is held; every change
+ * ends by asserting {@link #invariantsHold()} (both checked when assertions are on, as in the tests).
  */
 final class UnitBoard {
 
@@ -51,21 +53,24 @@ final class UnitBoard {
     private long reading;
     // With resume, the segments in [reading, checked) were looked up in the store; those past it may not launch yet.
     private long checked;
+    private final ReentrantLock guard;
 
     /**
      * @param plan the request's segments and stages
      * @param lookahead how many segments from {@code reading} on may have work scheduled, {@code >= 1}
      */
     UnitBoard(RequestPlan plan, long lookahead) {
-        this(plan, lookahead, false);
+        this(plan, lookahead, false, null);
     }
 
     /**
      * @param plan the request's segments and stages
      * @param lookahead how many segments from {@code reading} on may have work scheduled, {@code >= 1}
      * @param resume whether each segment must be {@linkplain #checked checked} in the store before it may launch
+     * @param guard the lock every call must hold (asserted), or null when one thread owns the board (tests)
      */
-    UnitBoard(RequestPlan plan, long lookahead, boolean resume) {
+    UnitBoard(RequestPlan plan, long lookahead, boolean resume, ReentrantLock guard) {
+        this.guard = guard;
         if (lookahead < 1) {
             throw new IllegalArgumentException("lookahead must be >= 1, was " + lookahead);
         }
@@ -87,21 +92,25 @@ final class UnitBoard {
 
     /** The segment the client reads next. */
     long reading() {
+        assert guarded() : "the board is used without its lock";
         return reading;
     }
 
     /** True once the client has read every segment. */
     boolean finished() {
+        assert guarded() : "the board is used without its lock";
         return reading >= end;
     }
 
     /** One past the last segment that may have work scheduled now. */
     long windowEnd() {
+        assert guarded() : "the board is used without its lock";
         return reading + Math.min(ring, end - reading);
     }
 
     /** How many segments the board keeps state for: the look-ahead, capped by the request's length. */
     int trackedSegments() {
+        assert guarded() : "the board is used without its lock";
         return launched.length;
     }
 
@@ -110,6 +119,7 @@ final class UnitBoard {
      * was looked up (always -1 without resume).
      */
     long segmentToCheck() {
+        assert guarded() : "the board is used without its lock";
         return checked < windowEnd() ? checked : -1;
     }
 
@@ -118,6 +128,7 @@ final class UnitBoard {
      * {@code stored}, it is DONE at every stage and will be delivered from the store; either way it may now launch.
      */
     void checked(long segment, boolean stored) {
+        assert guarded() : "the board is used without its lock";
         if (segment != checked || segment >= windowEnd()) {
             throw new IllegalStateException("segment " + segment + " checked out of turn; next to check is "
                     + segmentToCheck());
@@ -126,10 +137,12 @@ final class UnitBoard {
         if (stored) {
             done(new JobKey(segment, lastStage), UnitCounts.NONE);
         }
+        assert invariantsHold() : this;
     }
 
     /** The next unit to launch in launch order, or null when none may run now. Does not mark it. */
     JobKey next() {
+        assert guarded() : "the board is used without its lock";
         long windowEnd = Math.min(windowEnd(), checked);
         long bestSegment = Long.MAX_VALUE;
         int bestStage = -1;
@@ -152,8 +165,10 @@ final class UnitBoard {
 
     /** A job for {@code key} was started. */
     void scheduled(JobKey key) {
+        assert guarded() : "the board is used without its lock";
         int i = slotOf(key.segment());
         launched[i] = Math.max(launched[i], key.stage());
+        assert invariantsHold() : this;
     }
 
     /**
@@ -161,6 +176,7 @@ final class UnitBoard {
      * only unit that runs again), which carries the counts of the unit's earlier jobs.
      */
     UnitCounts prior(JobKey key) {
+        assert guarded() : "the board is used without its lock";
         UnitCounts counts = key.stage() == lastStage ? lastStageCounts[slotOf(key.segment())] : null;
         return counts == null ? UnitCounts.NONE : counts;
     }
@@ -171,6 +187,7 @@ final class UnitBoard {
      * lower stage ending after its segment was delivered) is ignored.
      */
     void done(JobKey key, UnitCounts counts) {
+        assert guarded() : "the board is used without its lock";
         long segment = key.segment();
         if (segment < reading) {
             return;
@@ -190,6 +207,7 @@ final class UnitBoard {
             }
             frontier[j] = f;
         }
+        assert invariantsHold() : this;
     }
 
     /**
@@ -197,6 +215,7 @@ final class UnitBoard {
      * it in the same segment is DONE.
      */
     boolean isNeeded(JobKey key) {
+        assert guarded() : "the board is used without its lock";
         long segment = key.segment();
         if (segment < reading) {
             return false;
@@ -206,16 +225,19 @@ final class UnitBoard {
 
     /** The lowest stage of {@code segment} (inside the window) that is not DONE; the stage count if all are. */
     int lowestStageNotDone(long segment) {
+        assert guarded() : "the board is used without its lock";
         return done[slotOf(segment)] + 1;
     }
 
     /** True when the last stage of the client's segment is DONE: its output can be read. */
     boolean readingOutputDone() {
+        assert guarded() : "the board is used without its lock";
         return !finished() && done[slot(reading)] == lastStage;
     }
 
     /** The client has read segment {@code reading}; the window moves up by one. */
     void delivered() {
+        assert guarded() : "the board is used without its lock";
         if (!readingOutputDone()) {
             throw new IllegalStateException("segment " + reading + " delivered before its last stage was done");
         }
@@ -229,10 +251,12 @@ final class UnitBoard {
             cursor[k] = Math.max(cursor[k], reading);
             frontier[k] = Math.max(frontier[k], reading);
         }
+        assert invariantsHold() : this;
     }
 
     /** The output of the client's segment was missing: its last stage goes back to PENDING. */
     void rerun() {
+        assert guarded() : "the board is used without its lock";
         if (!readingOutputDone()) {
             throw new IllegalStateException("segment " + reading + " re-run before its last stage was done");
         }
@@ -241,14 +265,76 @@ final class UnitBoard {
         launched[i] = lastStage - 1;
         frontier[lastStage] = reading;
         cursor[lastStage] = Math.min(cursor[lastStage], reading);
+        assert invariantsHold() : this;
     }
 
     private int slotOf(long segment) {
+        assert guarded() : "the board is used without its lock";
         if (segment < reading || segment >= windowEnd()) {
             throw new IllegalArgumentException("segment " + segment + " is outside the window [" + reading + ", "
                     + windowEnd() + ")");
         }
         return slot(segment);
+    }
+
+    private boolean guarded() {
+        return guard == null || guard.isHeldByCurrentThread();
+    }
+
+    /**
+     * The invariants of the class comment that cost O(stages), asserted after every change: stage {@code k}'s
+     * frontier lies in the window, does not increase with {@code k}, stands on a segment whose stage {@code k} is
+     * not DONE and just past one whose stage {@code k} is; each cursor lies in the window, just past a segment with
+     * its stage launched; {@code -1 <= done <= launched <= lastStage} at the reader; with resume, the reader's
+     * segment was looked up. {@link #windowInvariantsHold()} checks the whole window.
+     */
+    boolean invariantsHold() {
+        long windowEnd = windowEnd();
+        if (reading > end || checked < reading) {
+            return false;
+        }
+        if (!finished() && !slotHolds(slot(reading))) {
+            return false;
+        }
+        for (int k = 0; k <= lastStage; k++) {
+            long f = frontier[k];
+            long c = cursor[k];
+            if (f < reading || f > windowEnd || k > 0 && f > frontier[k - 1]
+                    || f < windowEnd && done[slot(f)] >= k || f > reading && done[slot(f - 1)] < k
+                    || c < reading || c > windowEnd || c > reading && launched[slot(c - 1)] < k) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Every invariant over the whole window, O(look-ahead × stages): for tests. */
+    boolean windowInvariantsHold() {
+        if (!invariantsHold()) {
+            return false;
+        }
+        long windowEnd = windowEnd();
+        for (long s = reading; s < windowEnd; s++) {
+            if (!slotHolds(slot(s))) {
+                return false;
+            }
+            for (int k = 0; k <= lastStage; k++) {
+                if (s < frontier[k] && done[slot(s)] < k || s < cursor[k] && launched[slot(s)] < k) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    private boolean slotHolds(int i) {
+        return done[i] >= -1 && done[i] <= launched[i] && launched[i] <= lastStage;
+    }
+
+    @Override
+    public String toString() {
+        return "UnitBoard[reading " + reading + ", window end " + windowEnd() + ", checked " + checked
+                + ", frontier " + Arrays.toString(frontier) + ", cursor " + Arrays.toString(cursor) + "]";
     }
 
     private int slot(long segment) {

@@ -69,6 +69,9 @@ class UnitBoardTest {
                     fail("stuck at segment " + board.reading() + ": nothing running, nothing to launch");
                 }
                 maxTracked = Math.max(maxTracked, board.trackedSegments());
+                if (checkAgainstModel && !board.windowInvariantsHold()) {
+                    fail("invariants broken: " + board);
+                }
             }
         }
 
@@ -175,5 +178,19 @@ class UnitBoardTest {
         assertEquals(32, lookahead);
         assertEquals(lookahead, drive.maxTracked);
         assertTrue(drive.launches >= plan.segmentCount());
+    }
+
+    @org.junit.jupiter.api.Test
+    void aBoardUsedWithoutItsLockFailsItsAssertion() {
+        java.util.concurrent.locks.ReentrantLock lock = new java.util.concurrent.locks.ReentrantLock();
+        UnitBoard board = new UnitBoard(new dev.orderly.api.RequestPlan(0, 10, 2, 2), 4, false, lock);
+        org.junit.jupiter.api.Assertions.assertThrows(AssertionError.class, board::next);
+        lock.lock();
+        try {
+            org.junit.jupiter.api.Assertions.assertEquals(new dev.orderly.api.JobKey(0, 1), board.next());
+            org.junit.jupiter.api.Assertions.assertTrue(board.invariantsHold());
+        } finally {
+            lock.unlock();
+        }
     }
 }
