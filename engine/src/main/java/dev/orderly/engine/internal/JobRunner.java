@@ -14,7 +14,7 @@ import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
 
 /**
- * Runs one unit to the end, on the retry path of DESIGN section 5:
+ * Runs one unit to the end, on the retry path (every dial first waits its turn; the counts belong to the unit):
  *
  * <table>
  *   <caption>Outcomes of one dial</caption>

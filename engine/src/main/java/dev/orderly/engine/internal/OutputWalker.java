@@ -13,7 +13,8 @@ import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
 
 /**
- * Hands each segment's output to the client, strictly in order and exactly once (DESIGN section 7).
+ * Hands each segment's output to the client, strictly in order and exactly once: a segment counts as delivered
+ * when the client's {@code accept} has returned.
  *
  * <p>For each segment it waits until the segment's last stage is DONE, reads the output and calls the client. An
  * output missing after its job succeeded sends the unit back to PENDING; its new job, being the lowest segment,

@@ -6,7 +6,8 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * Decides which unit of one request runs next (DESIGN section 6) and tells the output walker when the client's
+ * Decides which unit of one request runs next (lowest segment first, then the highest stage whose dependencies
+ * are done, within the look-ahead, at most {@code workers} alive) and tells the output walker when the client's
  * segment is ready.
  *
  * <p>The request's owner thread asks {@link #awaitNextJob()} for the next unit and forks a job for it; each job
@@ -20,8 +21,13 @@ import java.util.concurrent.locks.ReentrantLock;
  *       {@code jobEnded}; it never exceeds {@code workers}.
  *   <li>{@code board} holds the unit states of the look-ahead window only (see {@link UnitBoard}); nothing here grows
  *       with the length of the request.
- *   <li>Once {@code stopped}, {@code awaitNextJob} returns null and {@code awaitOutput} returns false, for good.
+ *   <li>Once {@code stopped}, {@code awaitNextJob} returns null and {@code awaitOutput} returns STOPPED, for good.
+ *   <li>With resume, no unit of a segment is handed out before the walker has looked the segment up in the store
+ *       ({@link #checked}); a segment found there is DONE at every stage and never handed out.
  * </ul>
+ *
+ * <p>Every private helper asserts that it runs under {@code lock}, and every change ends by asserting
+ * {@code invariantsHold()} (checked with {@code -ea}, as in the tests).
  *
  * <p>There is one owner thread waiting on {@code launchable} and one walker waiting on {@code outputReady}, so a
  * single {@code signal()} reaches the one thread that can act. This class is thread-safe.
