@@ -78,11 +78,7 @@ final class Scheduler {
         lock.lock();
         try {
             board.checked(segment, stored);
-            if (board.readingOutputDone()) {
-                outputReady.signal();
-            }
-            launchable.signal();
-            assert invariantsHold() : this;
+            changed();
         } finally {
             lock.unlock();
         }
@@ -145,12 +141,8 @@ final class Scheduler {
             alive--;
             if (succeeded) {
                 board.done(key, counts);
-                if (board.readingOutputDone()) {
-                    outputReady.signal();
-                }
             }
-            launchable.signal();
-            assert invariantsHold() : this;
+            changed();
         } finally {
             lock.unlock();
         }
@@ -212,8 +204,7 @@ final class Scheduler {
         try {
             requireReading(segment);
             board.delivered();
-            launchable.signal();
-            assert invariantsHold() : this;
+            changed();
         } finally {
             lock.unlock();
         }
@@ -225,8 +216,7 @@ final class Scheduler {
         try {
             requireReading(segment);
             board.rerun();
-            launchable.signal();
-            assert invariantsHold() : this;
+            changed();
         } finally {
             lock.unlock();
         }
@@ -272,6 +262,19 @@ final class Scheduler {
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * After a change of the board or of {@code alive}: wakes the walker if its output is ready and the owner, which
+     * may now launch, and checks the invariants.
+     */
+    private void changed() {
+        assert lock.isHeldByCurrentThread();
+        if (board.readingOutputDone()) {
+            outputReady.signal();
+        }
+        launchable.signal();
+        assert invariantsHold() : this;
     }
 
     /** {@code 0 <= alive <= workers}, and the board's own invariants. Under the lock. */
