@@ -29,6 +29,22 @@ class Issue9RegressionTest {
         return ordered ? Fixtures.fast() : Fixtures.fastUnordered();
     }
 
+    /**
+     * The script of the defect-1 tests: {@code covered} does {@code step}; every other job succeeds once
+     * {@code covered} has dialed. So segment 0's job holds its worker until {@code covered}'s job has started (else,
+     * on a slow start, the higher stage would be launched first and shadow it), and the cover always comes while the
+     * covered job is alive.
+     */
+    private static ScriptedTier2.Step coveredFirst(dev.orderly.api.Job job, JobKey covered,
+            CountDownLatch coveredDialed, ScriptedTier2.Step step) throws InterruptedException {
+        if (job.key().equals(covered)) {
+            coveredDialed.countDown();
+            return step;
+        }
+        coveredDialed.await();
+        return ScriptedTier2.OK;
+    }
+
     /** Defect 5: a caller whose interrupt is pending when it calls run gets InterruptedException, nothing dialed. */
     @ParameterizedTest(name = "ordered={0}")
     @ValueSource(booleans = {true, false})
@@ -64,8 +80,9 @@ class Issue9RegressionTest {
         RequestPlan plan = new RequestPlan(0, 2, 2, 2);
         JobKey covered = new JobKey(1, 0);
         InMemoryOutputStore store = new InMemoryOutputStore();
-        ScriptedTier2 tier2 = new ScriptedTier2(plan, store,
-                job -> job.key().equals(covered) ? ScriptedTier2.AWAIT_BLOCKS : ScriptedTier2.OK);
+        CountDownLatch coveredDialed = new CountDownLatch(1);
+        ScriptedTier2 tier2 = new ScriptedTier2(plan, store, job -> coveredFirst(job, covered, coveredDialed,
+                ScriptedTier2.AWAIT_BLOCKS));
         CountDownLatch clientHolds = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         RecordingClient recorder = new RecordingClient();
@@ -93,6 +110,27 @@ class Issue9RegressionTest {
         assertEquals(0, tier2.doubleCloses());
     }
 
+    /** Defect 1, a dial: a covered unit whose dial hangs is interrupted; run returns, nothing left blocked. */
+    @ParameterizedTest(name = "ordered={0}")
+    @ValueSource(booleans = {true, false})
+    void aCoveredJobBlockedInDialIsCancelledToo(boolean ordered) throws Throwable {
+        RequestPlan plan = new RequestPlan(0, 2, 2, 2);
+        JobKey covered = new JobKey(1, 0);
+        InMemoryOutputStore store = new InMemoryOutputStore();
+        CountDownLatch coveredDialed = new CountDownLatch(1);
+        ScriptedTier2 tier2 = new ScriptedTier2(plan, store, job -> coveredFirst(job, covered, coveredDialed,
+                ScriptedTier2.DIAL_BLOCKS));
+        ThreadCensus census = new ThreadCensus();
+
+        RequestResult result = new Background(census.engine(config(ordered)),
+                Request.of(plan, tier2, store, new RecordingClient())).get(10);
+
+        assertEquals(2, result.segmentsDelivered());
+        assertEquals(0, census.alive());
+        assertEquals(0, tier2.blocked());
+        assertEquals(0, tier2.openCalls());
+    }
+
     /** Defect 1, a delay: a covered unit sitting out a minute-long failure delay stops at once. */
     @ParameterizedTest(name = "ordered={0}")
     @ValueSource(booleans = {true, false})
@@ -100,8 +138,9 @@ class Issue9RegressionTest {
         RequestPlan plan = new RequestPlan(0, 2, 2, 2);
         JobKey covered = new JobKey(1, 0);
         InMemoryOutputStore store = new InMemoryOutputStore();
-        ScriptedTier2 tier2 = new ScriptedTier2(plan, store, job -> job.key().equals(covered)
-                ? ScriptedTier2.awaitThrows(Tier2Exception.retryable("stream reset", null)) : ScriptedTier2.OK);
+        CountDownLatch coveredDialed = new CountDownLatch(1);
+        ScriptedTier2 tier2 = new ScriptedTier2(plan, store, job -> coveredFirst(job, covered, coveredDialed,
+                ScriptedTier2.awaitThrows(Tier2Exception.retryable("stream reset", null))));
         ThreadCensus census = new ThreadCensus();
         EngineConfig minuteDelay = config(ordered).toBuilder().failureDelay(Duration.ofMinutes(1)).build();
 
