@@ -36,16 +36,40 @@ class UnitBoardTest {
         long maxTracked;
         int reruns;
 
+        /** With resume: the chance that a segment is found in the store; negative for no resume. */
+        final double storedChance;
+        /** With resume: every segment below this was looked up. */
+        long checkedEnd;
+        long stored;
+
         Drive(RequestPlan plan, long lookahead, long seed, boolean checkAgainstModel) {
+            this(plan, lookahead, seed, checkAgainstModel, -1);
+        }
+
+        Drive(RequestPlan plan, long lookahead, long seed, boolean checkAgainstModel, double storedChance) {
             this.plan = plan;
             this.lookahead = lookahead;
-            this.board = new UnitBoard(plan, lookahead);
+            this.storedChance = storedChance;
+            this.board = new UnitBoard(plan, lookahead, storedChance >= 0, null);
             this.random = new SplittableRandom(seed);
             this.checkAgainstModel = checkAgainstModel;
+            this.checkedEnd = storedChance >= 0 ? plan.startSegment() : plan.endSegment();
         }
 
         void run(double rerunChance) {
             while (!board.finished()) {
+                long toCheck = board.segmentToCheck();
+                if (toCheck >= 0 && random.nextBoolean()) {
+                    assertEquals(checkedEnd, toCheck, "segments are looked up in order");
+                    boolean found = random.nextDouble() < storedChance;
+                    board.checked(toCheck, found);
+                    checkedEnd++;
+                    if (found) {
+                        stored++;
+                        highestDone.put(toCheck, plan.lastStage());
+                    }
+                    continue;
+                }
                 JobKey next = running.size() < plan.workers() ? board.next() : null;
                 if (next != null) {
                     launch(next);
@@ -59,7 +83,10 @@ class UnitBoardTest {
                         highestDone.remove(board.reading());
                         board.delivered();
                     }
-                } else if (!running.isEmpty()) {
+                } else if (!running.isEmpty() || toCheck >= 0) {
+                    if (running.isEmpty()) {
+                        continue;
+                    }
                     JobKey done = running.remove(random.nextInt(running.size()));
                     board.done(done, new UnitCounts(1, 0, 0));
                     if (checkAgainstModel && done.segment() >= board.reading()) {
@@ -79,6 +106,10 @@ class UnitBoardTest {
             long reading = board.reading();
             if (key.segment() < reading || key.segment() >= reading + lookahead) {
                 fail(key + " launched outside the look-ahead [" + reading + ", " + (reading + lookahead) + ")");
+            }
+            if (key.segment() >= checkedEnd) {
+                fail(key + " launched before its segment was looked up in the store (looked up below " + checkedEnd
+                        + ")");
             }
             if (checkAgainstModel) {
                 for (long s = reading; s < key.segment(); s++) {
@@ -100,6 +131,23 @@ class UnitBoardTest {
             running.add(key);
             launches++;
         }
+    }
+
+    @Test
+    void withResumeNoSegmentLaunchesBeforeItIsLookedUpAndNoStoredSegmentLaunchesAtAll() {
+        long stored = 0;
+        for (long seed = 1; seed <= 40; seed++) {
+            SplittableRandom r = new SplittableRandom(seed);
+            long start = r.nextLong(0, 100);
+            RequestPlan plan = new RequestPlan(start, start + r.nextInt(1, 300), r.nextInt(1, 5), r.nextInt(1, 10));
+            long lookahead = r.nextInt(1, 25);
+            Drive drive = new Drive(plan, lookahead, seed, true, r.nextDouble());
+            drive.run(0.05);
+            assertTrue(drive.maxTracked <= lookahead, "seed " + seed);
+            assertEquals(plan.endSegment(), drive.checkedEnd, "seed " + seed + ": every segment looked up once");
+            stored += drive.stored;
+        }
+        assertTrue(stored > 100, "segments found in the store: " + stored);
     }
 
     @Test
