@@ -114,41 +114,33 @@ class Issue9RegressionTest {
     @ParameterizedTest(name = "ordered={0}")
     @ValueSource(booleans = {true, false})
     void aCoveredJobBlockedInDialIsCancelledToo(boolean ordered) throws Throwable {
-        RequestPlan plan = new RequestPlan(0, 2, 2, 2);
-        JobKey covered = new JobKey(1, 0);
-        InMemoryOutputStore store = new InMemoryOutputStore();
-        CountDownLatch coveredDialed = new CountDownLatch(1);
-        ScriptedTier2 tier2 = new ScriptedTier2(plan, store, job -> coveredFirst(job, covered, coveredDialed,
-                ScriptedTier2.DIAL_BLOCKS));
-        ThreadCensus census = new ThreadCensus();
-
-        RequestResult result = new Background(census.engine(config(ordered)),
-                Request.of(plan, tier2, store, new RecordingClient())).get(10);
-
-        assertEquals(2, result.segmentsDelivered());
-        assertEquals(0, census.alive());
-        assertEquals(0, tier2.blocked());
-        assertEquals(0, tier2.openCalls());
+        runWithACoveredUnit(config(ordered), ScriptedTier2.DIAL_BLOCKS);
     }
 
     /** Defect 1, a delay: a covered unit sitting out a minute-long failure delay stops at once. */
     @ParameterizedTest(name = "ordered={0}")
     @ValueSource(booleans = {true, false})
     void aCoveredJobSittingOutADelayStopsAtOnce(boolean ordered) throws Throwable {
+        runWithACoveredUnit(config(ordered).toBuilder().failureDelay(Duration.ofMinutes(1)).build(),
+                ScriptedTier2.awaitThrows(Tier2Exception.retryable("stream reset", null)));
+    }
+
+    /** Plan (0, 2, 2, 2) where (1, 0) does {@code step} and is covered by (1, 1): run returns, nothing is left. */
+    private static void runWithACoveredUnit(EngineConfig config, ScriptedTier2.Step step) throws Throwable {
         RequestPlan plan = new RequestPlan(0, 2, 2, 2);
         JobKey covered = new JobKey(1, 0);
         InMemoryOutputStore store = new InMemoryOutputStore();
         CountDownLatch coveredDialed = new CountDownLatch(1);
-        ScriptedTier2 tier2 = new ScriptedTier2(plan, store, job -> coveredFirst(job, covered, coveredDialed,
-                ScriptedTier2.awaitThrows(Tier2Exception.retryable("stream reset", null))));
+        ScriptedTier2 tier2 = new ScriptedTier2(plan, store, job -> coveredFirst(job, covered, coveredDialed, step));
         ThreadCensus census = new ThreadCensus();
-        EngineConfig minuteDelay = config(ordered).toBuilder().failureDelay(Duration.ofMinutes(1)).build();
 
-        RequestResult result = new Background(census.engine(minuteDelay),
+        RequestResult result = new Background(census.engine(config),
                 Request.of(plan, tier2, store, new RecordingClient())).get(10);
 
         assertEquals(2, result.segmentsDelivered());
+        assertEquals(1, tier2.dialsOf(covered));
         assertEquals(0, census.alive());
+        assertEquals(0, tier2.blocked());
         assertEquals(0, tier2.openCalls());
     }
 
