@@ -12,8 +12,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * <h2>Why a window is enough</h2>
  * Every unit of a segment below {@code reading} is DONE (the client has read it, so its last stage is DONE, and a DONE
  * stage implies every stage under it is DONE, see below). Every unit of a segment at or past the window's end is
- * PENDING (nothing is scheduled there). So the board keeps, per segment of the window, two numbers in a ring buffer
- * of {@code lookahead} slots, and per stage two segment cursors. Its size depends on the look-ahead and the number of
+ * PENDING (nothing is scheduled there). So the board keeps, per segment of the window, two numbers in a
+ * {@link SegmentRing} of {@code lookahead} slots, and per stage two segment cursors. Its size depends on the look-ahead and the number of
  * stages, never on the length of the request.
  *
  * <h2>What is kept</h2>
@@ -29,6 +29,8 @@ import java.util.concurrent.locks.ReentrantLock;
  *       {@code k == 0 || s <= frontier[k - 1]}.
  *   <li>{@code cursor[k]}: no segment in {@code [reading, cursor[k])} needs a job of stage {@code k}. It only moves
  *       forward, except when the client's segment is re-run.
+ *   <li>{@code checked} (resume only): every segment in {@code [reading, checked)} was looked up in the store; none
+ *       at or past it is launched. Without resume it is the end of the request.
  * </ul>
  *
  * <h2>Cost</h2>
@@ -44,10 +46,7 @@ final class UnitBoard {
 
     private final long end;
     private final int lastStage;
-    private final int ring;
-    private final int[] launched;
-    private final int[] done;
-    private final UnitCounts[] lastStageCounts;
+    private final SegmentRing ring;
     private final long[] cursor;
     private final long[] frontier;
     private long reading;
@@ -76,12 +75,7 @@ final class UnitBoard {
         }
         this.end = plan.endSegment();
         this.lastStage = plan.lastStage();
-        this.ring = (int) Math.min(Math.min(lookahead, plan.segmentCount()), Integer.MAX_VALUE - 8);
-        this.launched = new int[ring];
-        this.done = new int[ring];
-        this.lastStageCounts = new UnitCounts[ring];
-        Arrays.fill(launched, -1);
-        Arrays.fill(done, -1);
+        this.ring = new SegmentRing((int) Math.min(Math.min(lookahead, plan.segmentCount()), Integer.MAX_VALUE - 8));
         this.reading = plan.startSegment();
         this.cursor = new long[plan.stages()];
         this.frontier = new long[plan.stages()];
@@ -105,13 +99,13 @@ final class UnitBoard {
     /** One past the last segment that may have work scheduled now. */
     long windowEnd() {
         assert guarded() : "the board is used without its lock";
-        return reading + Math.min(ring, end - reading);
+        return reading + Math.min(ring.size(), end - reading);
     }
 
     /** How many segments the board keeps state for: the look-ahead, capped by the request's length. */
     int trackedSegments() {
         assert guarded() : "the board is used without its lock";
-        return launched.length;
+        return ring.size();
     }
 
     /**
@@ -148,7 +142,7 @@ final class UnitBoard {
         int bestStage = -1;
         for (int k = lastStage; k >= 0; k--) {
             long c = cursor[k];
-            while (c < windowEnd && launched[slot(c)] >= k) {
+            while (c < windowEnd && ring.launched(c) >= k) {
                 c++;
             }
             cursor[k] = c;
@@ -166,8 +160,7 @@ final class UnitBoard {
     /** A job for {@code key} was started. */
     void scheduled(JobKey key) {
         assert guarded() : "the board is used without its lock";
-        int i = slotOf(key.segment());
-        launched[i] = Math.max(launched[i], key.stage());
+        ring.launch(requireInWindow(key.segment()), key.stage());
         assert invariantsHold() : this;
     }
 
@@ -177,7 +170,7 @@ final class UnitBoard {
      */
     UnitCounts prior(JobKey key) {
         assert guarded() : "the board is used without its lock";
-        UnitCounts counts = key.stage() == lastStage ? lastStageCounts[slotOf(key.segment())] : null;
+        UnitCounts counts = key.stage() == lastStage ? ring.lastStageCounts(requireInWindow(key.segment())) : null;
         return counts == null ? UnitCounts.NONE : counts;
     }
 
@@ -192,17 +185,16 @@ final class UnitBoard {
         if (segment < reading) {
             return;
         }
-        int i = slotOf(segment);
+        requireInWindow(segment);
         int stage = key.stage();
         if (stage == lastStage) {
-            lastStageCounts[i] = counts;
+            ring.lastStageCounts(segment, counts);
         }
-        done[i] = Math.max(done[i], stage);
-        launched[i] = Math.max(launched[i], stage);
+        ring.markDone(segment, stage);
         long windowEnd = windowEnd();
         for (int j = 0; j <= stage; j++) {
             long f = frontier[j];
-            while (f < windowEnd && done[slot(f)] >= j) {
+            while (f < windowEnd && ring.done(f) >= j) {
                 f++;
             }
             frontier[j] = f;
@@ -220,19 +212,19 @@ final class UnitBoard {
         if (segment < reading) {
             return false;
         }
-        return segment >= windowEnd() || done[slot(segment)] < key.stage();
+        return segment >= windowEnd() || ring.done(segment) < key.stage();
     }
 
     /** The lowest stage of {@code segment} (inside the window) that is not DONE; the stage count if all are. */
     int lowestStageNotDone(long segment) {
         assert guarded() : "the board is used without its lock";
-        return done[slotOf(segment)] + 1;
+        return ring.done(requireInWindow(segment)) + 1;
     }
 
     /** True when the last stage of the client's segment is DONE: its output can be read. */
     boolean readingOutputDone() {
         assert guarded() : "the board is used without its lock";
-        return !finished() && done[slot(reading)] == lastStage;
+        return !finished() && ring.done(reading) == lastStage;
     }
 
     /** The client has read segment {@code reading}; the window moves up by one. */
@@ -241,11 +233,7 @@ final class UnitBoard {
         if (!readingOutputDone()) {
             throw new IllegalStateException("segment " + reading + " delivered before its last stage was done");
         }
-        int i = slot(reading);
-        // The slot now stands for segment reading + ring, which nothing has touched yet.
-        launched[i] = -1;
-        done[i] = -1;
-        lastStageCounts[i] = null;
+        ring.clear(reading);
         reading++;
         for (int k = 0; k <= lastStage; k++) {
             cursor[k] = Math.max(cursor[k], reading);
@@ -260,21 +248,19 @@ final class UnitBoard {
         if (!readingOutputDone()) {
             throw new IllegalStateException("segment " + reading + " re-run before its last stage was done");
         }
-        int i = slot(reading);
-        done[i] = lastStage - 1;
-        launched[i] = lastStage - 1;
+        ring.rerunLastStage(reading, lastStage);
         frontier[lastStage] = reading;
         cursor[lastStage] = Math.min(cursor[lastStage], reading);
         assert invariantsHold() : this;
     }
 
-    private int slotOf(long segment) {
+    private long requireInWindow(long segment) {
         assert guarded() : "the board is used without its lock";
         if (segment < reading || segment >= windowEnd()) {
             throw new IllegalArgumentException("segment " + segment + " is outside the window [" + reading + ", "
                     + windowEnd() + ")");
         }
-        return slot(segment);
+        return segment;
     }
 
     private boolean guarded() {
@@ -293,15 +279,15 @@ final class UnitBoard {
         if (reading > end || checked < reading) {
             return false;
         }
-        if (!finished() && !slotHolds(slot(reading))) {
+        if (!finished() && !ring.holds(reading, lastStage)) {
             return false;
         }
         for (int k = 0; k <= lastStage; k++) {
             long f = frontier[k];
             long c = cursor[k];
             if (f < reading || f > windowEnd || k > 0 && f > frontier[k - 1]
-                    || f < windowEnd && done[slot(f)] >= k || f > reading && done[slot(f - 1)] < k
-                    || c < reading || c > windowEnd || c > reading && launched[slot(c - 1)] < k) {
+                    || f < windowEnd && ring.done(f) >= k || f > reading && ring.done(f - 1) < k
+                    || c < reading || c > windowEnd || c > reading && ring.launched(c - 1) < k) {
                 return false;
             }
         }
@@ -315,11 +301,11 @@ final class UnitBoard {
         }
         long windowEnd = windowEnd();
         for (long s = reading; s < windowEnd; s++) {
-            if (!slotHolds(slot(s))) {
+            if (!ring.holds(s, lastStage)) {
                 return false;
             }
             for (int k = 0; k <= lastStage; k++) {
-                if (s < frontier[k] && done[slot(s)] < k || s < cursor[k] && launched[slot(s)] < k) {
+                if (s < frontier[k] && ring.done(s) < k || s < cursor[k] && ring.launched(s) < k) {
                     return false;
                 }
             }
@@ -327,17 +313,9 @@ final class UnitBoard {
         return true;
     }
 
-    private boolean slotHolds(int i) {
-        return done[i] >= -1 && done[i] <= launched[i] && launched[i] <= lastStage;
-    }
-
     @Override
     public String toString() {
         return "UnitBoard[reading " + reading + ", window end " + windowEnd() + ", checked " + checked
                 + ", frontier " + Arrays.toString(frontier) + ", cursor " + Arrays.toString(cursor) + "]";
-    }
-
-    private int slot(long segment) {
-        return (int) (segment % ring);
     }
 }
