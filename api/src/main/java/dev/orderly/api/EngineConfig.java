@@ -30,7 +30,7 @@ import java.util.Objects;
  * @param maxFailures after this many retryable failures of one unit the request fails
  * @param maxExecutionTimeouts after this many execution timeouts of one unit the request fails
  * @param lookaheadFactor the scheduler keeps at most {@code ceil(lookaheadFactor * workers)} segments ahead of the
- *     segment the client is reading
+ *     segment the client is reading; at most {@link #MAX_LOOKAHEAD_FACTOR}
  * @param ordered true for ordered launch through the launch queue; false for the unordered baseline, in which every
  *     refused job redials on its own after {@code refusedDelay}
  */
@@ -84,7 +84,16 @@ public record EngineConfig(
         checkAtLeastOne("maxFailures", maxFailures, maxFailures);
         checkAtLeastOne("maxExecutionTimeouts", maxExecutionTimeouts, maxExecutionTimeouts);
         checkPositive("lookaheadFactor", lookaheadFactor, lookaheadFactor);
+        if (lookaheadFactor > MAX_LOOKAHEAD_FACTOR) {
+            // The scheduler keeps state for every segment of the look-ahead: a factor without a bound is an
+            // OutOfMemoryError waiting for a long request. More than this many segments per worker buys nothing.
+            throw new IllegalArgumentException("lookaheadFactor must be <= " + MAX_LOOKAHEAD_FACTOR
+                    + " (segments of look-ahead per worker), was " + lookaheadFactor);
+        }
     }
+
+    /** The largest {@code lookaheadFactor}: segments of look-ahead per worker. */
+    public static final double MAX_LOOKAHEAD_FACTOR = 1000;
 
     /** The defaults of the table above. */
     public static EngineConfig defaults() {

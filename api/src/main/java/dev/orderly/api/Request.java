@@ -1,6 +1,8 @@
 package dev.orderly.api;
 
+import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.UUID;
 
 /**
@@ -12,6 +14,10 @@ import java.util.UUID;
  * @param outputs where the last stage's outputs are read from
  * @param client who receives each segment's output, in order
  * @param listener who is told of each event
+ * @param deadline how long the request may take from the call to {@code Engine.run}, or null for no deadline (the
+ *     default); see {@link #withDeadline(Duration)}
+ * @param resume whether segments whose output is already in {@code outputs} are delivered from it instead of being
+ *     run again (default false); see {@link #withResume(boolean)}
  */
 public record Request(
         String id,
@@ -19,11 +25,13 @@ public record Request(
         Tier2Client tier2,
         OutputStore outputs,
         SegmentConsumer client,
-        RequestListener listener) {
+        RequestListener listener,
+        Duration deadline,
+        boolean resume) {
 
     /**
-     * @throws NullPointerException naming the field that is null
-     * @throws IllegalArgumentException if {@code id} is blank
+     * @throws NullPointerException naming the field that is null ({@code deadline} may be null)
+     * @throws IllegalArgumentException if {@code id} is blank or {@code deadline} is zero or negative
      */
     public Request {
         Objects.requireNonNull(id, "id");
@@ -35,6 +43,15 @@ public record Request(
         if (id.isBlank()) {
             throw new IllegalArgumentException("id must not be blank, was '" + id + "'");
         }
+        if (deadline != null && (deadline.isZero() || deadline.isNegative())) {
+            throw new IllegalArgumentException("deadline must be > 0, was " + deadline);
+        }
+    }
+
+    /** A request with no deadline that runs every segment (no resume). */
+    public Request(String id, RequestPlan plan, Tier2Client tier2, OutputStore outputs, SegmentConsumer client,
+            RequestListener listener) {
+        this(id, plan, tier2, outputs, client, listener, null, false);
     }
 
     /** A request with a random id and no listener. */
@@ -44,11 +61,42 @@ public record Request(
 
     /** A copy of this request with another id. */
     public Request withId(String id) {
-        return new Request(id, plan, tier2, outputs, client, listener);
+        return new Request(id, plan, tier2, outputs, client, listener, deadline, resume);
     }
 
     /** A copy of this request with another listener. */
     public Request withListener(RequestListener listener) {
-        return new Request(id, plan, tier2, outputs, client, listener);
+        return new Request(id, plan, tier2, outputs, client, listener, deadline, resume);
+    }
+
+    /**
+     * A copy of this request that must end within {@code deadline} of the call to {@code Engine.run}. Past it the
+     * request fails with a {@link RequestFailedException} that says how far it got and what it was waiting for, and
+     * everything still running is cancelled, as for any failure. The deadline is checked whenever the engine waits for
+     * the client's next segment and after each delivery; a {@link SegmentConsumer} that blocks is back-pressure and
+     * is not cut short by it.
+     *
+     * @throws NullPointerException if {@code deadline} is null
+     * @throws IllegalArgumentException if {@code deadline} is zero or negative
+     */
+    public Request withDeadline(Duration deadline) {
+        return new Request(id, plan, tier2, outputs, client, listener, Objects.requireNonNull(deadline, "deadline"),
+                resume);
+    }
+
+    /**
+     * A copy of this request that, when {@code resume} is true, delivers each segment whose output is already in the
+     * {@link OutputStore} from the store, in order, as if just computed, instead of running it again: a request killed
+     * midway and started again redoes only what is missing. The store is asked lazily, one segment at a time as the
+     * look-ahead window moves, so memory stays bounded however long the request. A segment found in the store counts
+     * as done at every stage (its intermediate state is taken to be where the earlier run left it).
+     */
+    public Request withResume(boolean resume) {
+        return new Request(id, plan, tier2, outputs, client, listener, deadline, resume);
+    }
+
+    /** The deadline, if one was set. */
+    public Optional<Duration> deadlineIfSet() {
+        return Optional.ofNullable(deadline);
     }
 }

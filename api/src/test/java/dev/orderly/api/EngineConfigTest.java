@@ -98,7 +98,9 @@ class EngineConfigTest {
                 bad("lookaheadFactor", "0.0", b -> b.lookaheadFactor(0)),
                 bad("lookaheadFactor", "-1.5", b -> b.lookaheadFactor(-1.5)),
                 bad("lookaheadFactor", "NaN", b -> b.lookaheadFactor(Double.NaN)),
-                bad("lookaheadFactor", "Infinity", b -> b.lookaheadFactor(Double.POSITIVE_INFINITY)));
+                bad("lookaheadFactor", "Infinity", b -> b.lookaheadFactor(Double.POSITIVE_INFINITY)),
+                bad("lookaheadFactor", "1.0E300", b -> b.lookaheadFactor(1e300)),
+                bad("lookaheadFactor", "1000.5", b -> b.lookaheadFactor(1000.5)));
     }
 
     private static Arguments bad(String field, String value, UnaryOperator<EngineConfig.Builder> change) {

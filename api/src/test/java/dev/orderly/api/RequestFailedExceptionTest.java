@@ -52,4 +52,26 @@ class RequestFailedExceptionTest {
                 () -> new RequestFailedException(null, (Throwable) null));
         assertEquals("message", noMessageNoKey.getMessage());
     }
+
+    @Test
+    void withPartialResultKeepsMessageCauseUnitAndStackTrace() {
+        IllegalStateException last = new IllegalStateException("stream reset");
+        RequestFailedException e = new RequestFailedException(new JobKey(3, 1), "segment 3 stage 1 failed", last);
+        java.time.Duration d = java.time.Duration.ofMillis(5);
+        RequestResult partial = new RequestResult(3, 4, 5, 1, 1, 0, 0, d, d);
+
+        RequestFailedException copy = e.withPartialResult(partial);
+
+        assertTrue(e.partialResult().isEmpty());
+        assertEquals(java.util.Optional.of(partial), copy.partialResult());
+        assertEquals(e.getMessage(), copy.getMessage());
+        assertSame(last, copy.getCause());
+        assertEquals(e.key(), copy.key());
+        assertEquals(java.util.List.of(e.getStackTrace()), java.util.List.of(copy.getStackTrace()));
+        assertEquals(java.util.Optional.of(partial), RequestFailedException.partialResultOf(copy));
+        InterruptedException interrupted = new InterruptedException("cancelled");
+        assertTrue(RequestFailedException.partialResultOf(interrupted).isEmpty());
+        interrupted.addSuppressed(copy);
+        assertEquals(java.util.Optional.of(partial), RequestFailedException.partialResultOf(interrupted));
+    }
 }

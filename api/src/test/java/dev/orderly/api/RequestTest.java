@@ -87,6 +87,27 @@ class RequestTest {
     }
 
     @Test
+    void deadlineAndResumeAreOffByDefaultAndTheCopiesKeepThem() {
+        Request original = Request.of(PLAN, TIER2, OUTPUTS, CLIENT);
+        assertEquals(Optional.empty(), original.deadlineIfSet());
+        assertFalse(original.resume());
+        Request bounded = original.withDeadline(java.time.Duration.ofSeconds(30)).withResume(true);
+        assertEquals(Optional.of(java.time.Duration.ofSeconds(30)), bounded.deadlineIfSet());
+        assertEquals(bounded, bounded.withId(original.id()).withListener(RequestListener.NONE));
+        assertEquals(true, bounded.withId("other").resume());
+    }
+
+    @ParameterizedTest
+    @ValueSource(longs = {0, -1})
+    void aDeadlineThatIsNotPositiveIsRejectedNamingIt(long millis) {
+        Request request = Request.of(PLAN, TIER2, OUTPUTS, CLIENT);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> request.withDeadline(java.time.Duration.ofMillis(millis)));
+        assertEquals("deadline must be > 0, was " + java.time.Duration.ofMillis(millis), e.getMessage());
+        assertThrows(NullPointerException.class, () -> request.withDeadline(null));
+    }
+
+    @Test
     void withIdRejectsABlankId() {
         Request request = Request.of(PLAN, TIER2, OUTPUTS, CLIENT);
         assertThrows(IllegalArgumentException.class, () -> request.withId(" "));

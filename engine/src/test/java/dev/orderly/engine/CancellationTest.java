@@ -25,7 +25,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Cancellation (DESIGN section 8): a fatal failure, a client failure or an interrupt of the caller ends every
+ * Cancellation: a fatal failure, a client failure or an interrupt of the caller ends every
  * thread of the request, wherever it waits, and closes every call, before {@code run} returns. The delays here are a
  * minute long, so a request that ends within the test's few seconds was cut short, not waited out.
  */

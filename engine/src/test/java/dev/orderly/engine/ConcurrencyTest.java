@@ -76,8 +76,6 @@ class ConcurrencyTest {
                 .refusedDelay(Duration.ofMillis(1))
                 .failureDelay(Duration.ofMillis(2))
                 .build();
-        Engine ordered = census.engine(base);
-        Engine unordered = census.engine(base.toBuilder().ordered(false).build());
         AtomicLong openCalls = new AtomicLong();
         AtomicInteger delivered = new AtomicInteger();
         AtomicInteger failed = new AtomicInteger();
@@ -111,9 +109,18 @@ class ConcurrencyTest {
                             }
                         }
                     });
+                    ThreadCensus mine = new ThreadCensus();
+                    EngineConfig config = random.nextBoolean() ? base : base.toBuilder().ordered(false).build();
                     try {
-                        (random.nextBoolean() ? ordered : unordered).run(request);
+                        new dev.orderly.engine.internal.OrderlyEngine(config, thread -> {
+                            census.accept(thread);
+                            mine.accept(thread);
+                        }).run(request);
                         delivered.incrementAndGet();
+                        if (!Quiet.within100Ms(tier2::openCalls, mine::alive)) {
+                            wrong.add("seed " + seed + ": " + tier2.openCalls() + " call(s) open, " + mine.alive()
+                                    + " request thread(s) alive 100 ms after run returned");
+                        }
                         if (!recorder.segments().equals(range(0, plan.endSegment()))) {
                             wrong.add("seed " + seed + " delivered " + recorder.segments());
                         }

@@ -49,7 +49,13 @@ class RandomizedFaultsTest {
             RecordingClient client = new RecordingClient();
             String where = "seed " + seed + ", " + plan;
             try {
-                RequestResult result = census.engine(config).run(Request.of(plan, tier2, store, client));
+                ThreadCensus mine = new ThreadCensus();
+                RequestResult result = new dev.orderly.engine.internal.OrderlyEngine(config, thread -> {
+                    census.accept(thread);
+                    mine.accept(thread);
+                }).run(Request.of(plan, tier2, store, client));
+                assertTrue(Quiet.within100Ms(tier2::openCalls, mine::alive), where + ": " + tier2.openCalls()
+                        + " call(s) open, " + mine.alive() + " request thread(s) alive 100 ms after run returned");
                 assertEquals(range(plan.startSegment(), plan.endSegment()), client.segments(), where);
                 assertEquals(plan.segmentCount(), result.segmentsDelivered(), where);
                 assertEquals(tier2.dials().size(), result.dials(), where);

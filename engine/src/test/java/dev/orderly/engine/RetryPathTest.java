@@ -21,7 +21,10 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** One test per row of the retry table (DESIGN section 5), in ordered mode and in the unordered baseline. */
+/**
+ * One test per row of the retry table (refused: redial after the refused delay, uncounted; timeout and retryable
+ * failure: counted against the unit's limits; fatal: the request fails), ordered and in the unordered baseline.
+ */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class RetryPathTest {
 

@@ -26,7 +26,11 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** Scheduling (DESIGN section 6) and the output walker's re-runs (section 7). */
+/**
+ * Scheduling: lowest segment first, then the highest runnable stage; {@code (s, k)} waits until every stage under
+ * {@code k} is done for every segment under {@code s}; a done stage covers the stages under it; nothing is scheduled
+ * past the look-ahead. And the output walker's re-runs of a missing output.
+ */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class SchedulingTest {
 

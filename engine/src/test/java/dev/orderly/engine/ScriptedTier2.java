@@ -80,6 +80,10 @@ final class ScriptedTier2 implements Tier2Client {
     private final Map<Long, Integer> highestDone = new ConcurrentHashMap<>();
     private final AtomicInteger openCalls = new AtomicInteger();
     private final AtomicInteger doubleCloses = new AtomicInteger();
+    private final AtomicInteger cancelledCalls = new AtomicInteger();
+    private static final int OPEN = 0;
+    private static final int ENDED = 1;
+    private static final int CANCELLED = 2;
     private final AtomicInteger blocked = new AtomicInteger();
     private final CountDownLatch never = new CountDownLatch(1);
 
@@ -141,6 +145,8 @@ final class ScriptedTier2 implements Tier2Client {
         private final Job job;
         private final Step step;
         private boolean closed;
+        /** OPEN until await ends (ENDED) or the call is closed before that (CANCELLED), whichever comes first. */
+        private final java.util.concurrent.atomic.AtomicInteger state = new java.util.concurrent.atomic.AtomicInteger();
 
         Call(Job job, Step step) {
             this.job = job;
@@ -151,6 +157,9 @@ final class ScriptedTier2 implements Tier2Client {
         public void await() throws Tier2Exception, InterruptedException {
             switch (step) {
                 case Ok(boolean writesOutput) -> {
+                    if (!state.compareAndSet(OPEN, ENDED)) {
+                        throw new InterruptedException("call closed before the job ended");
+                    }
                     JobKey key = job.key();
                     if (writesOutput && key.stage() == plan.lastStage()) {
                         store.write(key.segment(), outputOf(key.segment()));
@@ -158,6 +167,9 @@ final class ScriptedTier2 implements Tier2Client {
                     highestDone.merge(key.segment(), key.stage(), Math::max);
                 }
                 case AwaitThrows(Exception e) -> {
+                    if (!state.compareAndSet(OPEN, ENDED)) {
+                        throw new InterruptedException("call closed before the job ended");
+                    }
                     switch (e) {
                         case Tier2Exception t -> throw t;
                         case RuntimeException r -> throw r;
@@ -177,6 +189,9 @@ final class ScriptedTier2 implements Tier2Client {
                 return;
             }
             closed = true;
+            if (state.compareAndSet(OPEN, CANCELLED)) {
+                cancelledCalls.incrementAndGet();
+            }
             openCalls.decrementAndGet();
         }
     }
@@ -195,6 +210,11 @@ final class ScriptedTier2 implements Tier2Client {
 
     int openCalls() {
         return openCalls.get();
+    }
+
+    /** Calls closed before their job ended on the tier2: the engine cancelled them. */
+    int cancelledCalls() {
+        return cancelledCalls.get();
     }
 
     int doubleCloses() {

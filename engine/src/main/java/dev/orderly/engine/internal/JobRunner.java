@@ -14,7 +14,7 @@ import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
 
 /**
- * Runs one unit to the end, on the retry path:
+ * Runs one unit to the end, on the retry path (every dial first waits its turn; the counts belong to the unit):
  *
  * <table>
  *   <caption>Outcomes of one dial</caption>
@@ -34,7 +34,12 @@ import org.slf4j.MDC;
  * thrown by {@code await()} (a tier2 that admitted the job and then says nothing ran) is treated as a refusal, as its
  * {@link Tier2Exception#neverRan()} says.
  *
- * <p>On every path out, including interruption, the job leaves the gate and its {@link Tier2Call} is closed.
+ * <p>A unit that stops being needed (a higher stage of its segment is done) has its job cancelled through its
+ * {@link RunningJobs.Handle}: the call is closed and the thread interrupted, wherever it waits (its turn, a delay,
+ * {@code dial} or {@code await}). The job then ends quietly ({@link Outcome#ABANDONED}), counting nothing: an
+ * interrupt meant for its unit alone is cleared, while one that cancels the whole request propagates.
+ *
+ * <p>On every path out, including interruption, the job leaves the gate and its {@link Tier2Call} is closed, once.
  * Thread-safe: the per-job counts live on the calling thread's stack; one instance serves all jobs of a request.
  */
 final class JobRunner {
@@ -63,31 +68,6 @@ final class JobRunner {
         this.needed = needed;
     }
 
-    /** How many times a unit was dialed, over all its jobs. Lives on the job's own thread only. */
-    static final class Dials {
-        private int count;
-
-        /** Starts after {@code prior} dials of earlier jobs of the unit. */
-        Dials(int prior) {
-            this.count = prior;
-        }
-
-        int count() {
-            return count;
-        }
-    }
-
-    /** The counted outcomes of one job. Lives on the job's own thread only. */
-    private static final class Attempts {
-        final Dials dials;
-        int failures;
-        int timeouts;
-
-        Attempts(Dials dials) {
-            this.dials = dials;
-        }
-    }
-
     /** How a job ended without failing the request. */
     enum Outcome {
         /** The unit is done. */
@@ -103,19 +83,31 @@ final class JobRunner {
     private enum Step { DONE, RETRY, ABANDON }
 
     /**
-     * Runs the unit of {@code key} until it is done; {@code dials} counts every dial (and numbers the attempts).
+     * Runs the unit of {@code key} until it is done; {@code tally}, which starts from the unit's counts, counts every
+     * dial (and numbers the attempts), failure and timeout.
      *
      * @throws RequestFailedException when the unit failed for good; the request must fail with it
      * @throws InterruptedException when the request was cancelled
      */
-    Outcome run(JobKey key, Dials dials) throws RequestFailedException, InterruptedException {
+    Outcome run(JobKey key, UnitCounts.Tally tally, RunningJobs.Handle handle)
+            throws RequestFailedException, InterruptedException {
         MDC.put("request", requestId);
         MDC.put("segment", Long.toString(key.segment()));
         MDC.put("stage", Integer.toString(key.stage()));
         try {
-            Attempts attempts = new Attempts(dials);
             while (true) {
-                switch (attempt(key, attempts)) {
+                Step step;
+                try {
+                    step = attempt(key, tally, handle);
+                } catch (InterruptedException e) {
+                    if (!handle.cancelled()) {
+                        throw e;
+                    }
+                    // Our unit was cancelled, not the request: end quietly, the interrupt was meant for us alone.
+                    Thread.interrupted();
+                    step = Step.ABANDON;
+                }
+                switch (step) {
                     case DONE -> {
                         return Outcome.DONE;
                     }
@@ -138,12 +130,13 @@ final class JobRunner {
     }
 
     /** One turn and one dial. */
-    private Step attempt(JobKey key, Attempts attempts) throws RequestFailedException, InterruptedException {
+    private Step attempt(JobKey key, UnitCounts.Tally attempts, RunningJobs.Handle handle)
+            throws RequestFailedException, InterruptedException {
         gate.awaitTurn(key);
         if (!needed.test(key)) {
             return Step.ABANDON;
         }
-        Job job = new Job(requestId, key, ++attempts.dials.count);
+        Job job = new Job(requestId, key, ++attempts.dials);
         counters.dial();
         listener.onDial(job);
         LOG.debug("dial {} attempt {}", key, job.attempt());
@@ -158,22 +151,31 @@ final class JobRunner {
         if (call == null) {
             return retryOrFail(job, Tier2Exception.fatal("tier2 client returned no call from dial", null), attempts);
         }
+        // The call is closed exactly once: by this job, unless it was attached and cancel() took it.
+        boolean attached = false;
         try {
             gate.leave(key);
             counters.admission();
             listener.onAdmitted(job);
+            attached = handle.attach(call);
+            if (!attached) {
+                return Step.ABANDON;
+            }
             call.await();
         } catch (Tier2Exception e) {
-            return retryOrFail(job, e, attempts);
+            return handle.cancelled() ? Step.ABANDON : retryOrFail(job, e, attempts);
         } catch (RuntimeException e) {
-            return retryOrFail(job, asFatal(e), attempts);
+            return handle.cancelled() ? Step.ABANDON : retryOrFail(job, asFatal(e), attempts);
         } finally {
-            close(call, key);
+            Tier2Call mine = attached ? handle.detach() : call;
+            if (mine != null) {
+                RunningJobs.close(mine, key);
+            }
             // The job has ended on the tier2, so its slot there is free: the request's next refused job may try now.
             gate.slotFreed();
         }
         listener.onJobDone(job);
-        LOG.info("{} done after {} dial(s)", key, job.attempt());
+        LOG.debug("{} done after {} dial(s)", key, job.attempt());
         return Step.DONE;
     }
 
@@ -182,7 +184,7 @@ final class JobRunner {
      * request. A unit that is no longer needed is ABANDONed instead, whatever the error: it can not hurt the client
      * any more.
      */
-    private Step retryOrFail(Job job, Tier2Exception e, Attempts attempts) throws RequestFailedException {
+    private Step retryOrFail(Job job, Tier2Exception e, UnitCounts.Tally attempts) throws RequestFailedException {
         JobKey key = job.key();
         count(job, e, attempts);
         if (!needed.test(key)) {
@@ -225,7 +227,7 @@ final class JobRunner {
     }
 
     /** Counts one error in the job's and the request's figures and tells the listener. */
-    private void count(Job job, Tier2Exception e, Attempts attempts) {
+    private void count(Job job, Tier2Exception e, UnitCounts.Tally attempts) {
         switch (e.kind()) {
             case REFUSED, UNREACHABLE -> {
                 counters.refusal();
@@ -252,14 +254,5 @@ final class JobRunner {
 
     private static Tier2Exception asFatal(RuntimeException e) {
         return Tier2Exception.fatal("tier2 client threw " + e, e);
-    }
-
-    private static void close(Tier2Call call, JobKey key) {
-        try {
-            call.close();
-        } catch (RuntimeException e) {
-            // The job's outcome is already decided; a call that can not let go must not change it.
-            LOG.warn("closing the tier2 call of {} threw; ignored", key, e);
-        }
     }
 }

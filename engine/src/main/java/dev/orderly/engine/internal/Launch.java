@@ -3,11 +3,12 @@ package dev.orderly.engine.internal;
 import dev.orderly.api.JobKey;
 
 /**
- * One job to start: its unit, and how many times the unit was dialed by earlier jobs (non-zero only for the re-run
- * of a missing output), so that {@code Job.attempt} keeps counting the unit's dials from 1.
+ * One job to start: its unit, and what earlier jobs of the unit went through (non-zero only for the re-run of a
+ * missing output), so that {@code Job.attempt} keeps counting the unit's dials from 1 and the give-up limits bound
+ * the unit's whole life.
  *
  * @param key the unit
- * @param priorDials dials of this unit by its earlier jobs
+ * @param prior the unit's counts from its earlier jobs
  */
-record Launch(JobKey key, int priorDials) {
+record Launch(JobKey key, UnitCounts prior) {
 }

@@ -2,6 +2,7 @@ package dev.orderly.engine.internal;
 
 import dev.orderly.api.Engine;
 import dev.orderly.api.EngineConfig;
+import dev.orderly.api.JobKey;
 import dev.orderly.api.Request;
 import dev.orderly.api.RequestFailedException;
 import dev.orderly.api.RequestListener;
@@ -51,54 +52,89 @@ public final class OrderlyEngine implements Engine {
     @Override
     public RequestResult run(Request request) throws RequestFailedException, InterruptedException {
         Objects.requireNonNull(request, "request");
+        if (Thread.interrupted()) {
+            // Checked before anything is forked, so a cancelled caller costs the fleet not a single dial.
+            throw new InterruptedException("request " + request.id() + " not started: the caller was interrupted");
+        }
         RequestPlan plan = request.plan();
         String id = request.id();
         RequestCounters counters = new RequestCounters();
+        Deadline deadline = Deadline.after(request.deadline());
+        SafeListener safe = new SafeListener(request.listener());
         // JFR events are derived from the listener events, so the launch queue's paths carry no JFR code.
-        RequestListener listener = new JfrListener(id, new SafeListener(request.listener()));
+        RequestListener listener = new JfrListener(id, safe);
         long lookahead = Scheduler.lookahead(config.lookaheadFactor(), plan.workers());
-        Scheduler scheduler = new Scheduler(plan, lookahead);
+        Scheduler scheduler = new Scheduler(plan, lookahead, request.resume());
         DialGate gate = config.ordered()
                 ? new QueueGate(new LaunchQueue(plan.workers(), config, listener::onQueued))
                 : new DelayGate(config);
+        RunningJobs running = new RunningJobs();
         JobRunner runner = new JobRunner(id, request.tier2(), gate, config, counters, listener, scheduler::isNeeded);
         OutputWalker walker = new OutputWalker(id, plan, request.outputs(), request.client(), scheduler, counters,
-                listener);
+                listener, deadline, request.resume());
         RequestScope scope = scopes.open(id, scheduler, threadObserver);
         LOG.debug("request {} starts: segments [{}, {}), {} stage(s), {} worker(s), look-ahead {}, {}", id,
                 plan.startSegment(), plan.endSegment(), plan.stages(), plan.workers(), lookahead, gate);
 
+        try {
+            return runScoped(request, scope, walker, runner, scheduler, running, counters, listener);
+        } finally {
+            safe.logFailuresAfterTheFirst(id);
+        }
+    }
+
+    private RequestResult runScoped(Request request, RequestScope scope, OutputWalker walker, JobRunner runner,
+            Scheduler scheduler, RunningJobs running, RequestCounters counters, RequestListener listener)
+            throws RequestFailedException, InterruptedException {
+        String id = request.id();
+        RequestPlan plan = request.plan();
         Optional<Throwable> failure;
         try {
             failure = scope.run(() -> {
                 walker.run();
                 return null;
-            }, key -> job(key, runner, scheduler));
+            }, key -> job(key, runner, scheduler, running));
         } catch (InterruptedException e) {
-            LOG.info("request {} cancelled by interrupt: {}", id, summary(counters.result()));
-            listener.onRequestCancelled(counters.result());
+            RequestResult partial = counters.result();
+            LOG.info("request {} cancelled by interrupt: {}", id, summary(partial, counters));
+            // run's signature allows only InterruptedException here; the figures so far ride along as suppressed.
+            e.addSuppressed(new RequestFailedException("request " + id + " cancelled by interrupt after "
+                    + partial.segmentsDelivered() + " of " + plan.segmentCount() + " segments delivered", null)
+                    .withPartialResult(partial));
+            listener.onRequestCancelled(partial);
             throw e;
         }
         if (failure.isPresent()) {
-            RequestFailedException failed = asRequestFailure(id, failure.get());
-            LOG.info("request {} failed: {}; {}", id, failed.getMessage(), summary(counters.result()));
+            RequestFailedException failed = asRequestFailure(id, failure.get()).withPartialResult(counters.result());
+            LOG.info("request {} failed: {}; {}", id, failed.getMessage(), summary(counters.result(), counters));
             listener.onRequestFailed(counters.result(), failed);
             throw failed;
         }
         RequestResult result = counters.result();
-        LOG.info("request {} done: {}", id, summary(result));
+        LOG.info("request {} done: {}", id, summary(result, counters));
         listener.onRequestDone(result);
         return result;
     }
 
-    private static Callable<Void> job(Launch launch, JobRunner runner, Scheduler scheduler) {
+    private static Callable<Void> job(Launch launch, JobRunner runner, Scheduler scheduler, RunningJobs running) {
         return () -> {
-            JobRunner.Dials dials = new JobRunner.Dials(launch.priorDials());
+            JobKey key = launch.key();
+            UnitCounts.Tally tally = new UnitCounts.Tally(launch.prior());
             boolean succeeded = false;
+            RunningJobs.Handle handle = running.start(key);
             try {
-                succeeded = runner.run(launch.key(), dials) == JobRunner.Outcome.DONE;
+                succeeded = runner.run(key, tally, handle) == JobRunner.Outcome.DONE;
+            } catch (Error e) {
+                // An Error from the tier2 client or the store is still this unit's failure: keep the unit.
+                throw new RequestFailedException(key, key + " failed with " + e + " on attempt " + tally.dials
+                        + ", giving up", e);
             } finally {
-                scheduler.jobEnded(launch.key(), succeeded, dials.count());
+                running.end(handle);
+                scheduler.jobEnded(launch.key(), succeeded, tally.counts());
+            }
+            if (succeeded) {
+                // The board now has the stages under this one DONE: their jobs, if any, are cancelled.
+                running.cancelCoveredBy(launch.key());
             }
             return null;
         };
@@ -111,8 +147,10 @@ public final class OrderlyEngine implements Engine {
         return new RequestFailedException("request " + id + " failed: " + failure, failure);
     }
 
-    private static String summary(RequestResult r) {
-        return r.segmentsDelivered() + " segment(s) delivered in " + r.elapsed().toMillis() + " ms (first after "
+    private static String summary(RequestResult r, RequestCounters counters) {
+        long stored = counters.foundInStore();
+        return r.segmentsDelivered() + " segment(s) delivered" + (stored > 0 ? " (" + stored + " found in the store)"
+                : "") + " in " + r.elapsed().toMillis() + " ms (first after "
                 + r.timeToFirstSegment().toMillis() + " ms), " + r.dials() + " dial(s), " + r.admissions()
                 + " admission(s), " + r.refusals() + " refusal(s), " + r.failures() + " failure(s), "
                 + r.executionTimeouts() + " execution timeout(s), " + r.reruns() + " re-run(s)";

@@ -13,7 +13,8 @@ import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
 
 /**
- * Hands each segment's output to the client, strictly in order and exactly once (DESIGN section 7).
+ * Hands each segment's output to the client, strictly in order and exactly once: a segment counts as delivered
+ * when the client's {@code accept} has returned.
  *
  * <p>For each segment it waits until the segment's last stage is DONE, reads the output and calls the client. An
  * output missing after its job succeeded sends the unit back to PENDING; its new job, being the lowest segment,
@@ -36,9 +37,13 @@ final class OutputWalker {
     private final Scheduler scheduler;
     private final RequestCounters counters;
     private final RequestListener listener;
+    private final Deadline deadline;
+    private final boolean resume;
 
     OutputWalker(String requestId, RequestPlan plan, OutputStore outputs, SegmentConsumer client, Scheduler scheduler,
-            RequestCounters counters, RequestListener listener) {
+            RequestCounters counters, RequestListener listener, Deadline deadline, boolean resume) {
+        this.deadline = deadline;
+        this.resume = resume;
         this.requestId = requestId;
         this.plan = plan;
         this.outputs = outputs;
@@ -73,9 +78,16 @@ final class OutputWalker {
     private boolean deliver(long segment) throws RequestFailedException, InterruptedException {
         JobKey unit = new JobKey(segment, plan.lastStage());
         int reruns = 0;
+        lookUpStoredSegments();
         while (true) {
-            if (!scheduler.awaitOutput(segment)) {
-                return false;
+            switch (scheduler.awaitOutput(segment, deadline)) {
+                case STOPPED -> {
+                    return false;
+                }
+                case DEADLINE_PASSED -> throw deadlinePassed(segment);
+                case READY -> {
+                    // read it below
+                }
             }
             Optional<byte[]> output = read(unit);
             if (output.isPresent()) {
@@ -97,12 +109,45 @@ final class OutputWalker {
         }
     }
 
+    /**
+     * With resume: looks up, in the store, each segment that has entered the look-ahead window since the last call,
+     * and tells the scheduler which are there already (they will not run). Only the window is ever looked up: the
+     * scheduler launches nothing past it, and this keeps the cost per segment delivered O(1) and the memory bounded
+     * by the look-ahead. The store is read again when the segment is delivered; nothing is kept in between.
+     */
+    private void lookUpStoredSegments() throws RequestFailedException {
+        if (!resume) {
+            return;
+        }
+        long segment;
+        while ((segment = scheduler.segmentToCheck()) >= 0) {
+            boolean stored = read(new JobKey(segment, plan.lastStage())).isPresent();
+            if (stored) {
+                counters.fromStore();
+            }
+            scheduler.checked(segment, stored);
+        }
+    }
+
+    private RequestFailedException deadlinePassed(long segment) {
+        long delivered = segment - plan.startSegment();
+        return new RequestFailedException("request " + requestId + " passed its deadline of " + deadline + ": "
+                + delivered + " of " + plan.segmentCount() + " segments delivered, " + scheduler.waitingFor() + ", "
+                + counters.result().refusals() + " refusals", null);
+    }
+
     private Optional<byte[]> read(JobKey unit) throws RequestFailedException {
+        Optional<byte[]> output;
         try {
-            return outputs.read(unit.segment());
+            output = outputs.read(unit.segment());
         } catch (IOException | RuntimeException e) {
             throw new RequestFailedException(unit, unit + " output could not be read, giving up: " + e, e);
         }
+        if (output == null) {
+            throw new RequestFailedException(unit, unit + " output could not be read: the OutputStore broke its"
+                    + " contract, read(" + unit.segment() + ") returned null instead of an Optional", null);
+        }
+        return output;
     }
 
     private void accept(long segment, byte[] output) throws RequestFailedException, InterruptedException {

@@ -19,6 +19,7 @@ final class RequestCounters {
     private final LongAdder failures = new LongAdder();
     private final LongAdder executionTimeouts = new LongAdder();
     private final LongAdder reruns = new LongAdder();
+    private final LongAdder fromStore = new LongAdder();
     private final AtomicLong firstDeliveryNanos = new AtomicLong(-1);
     private final AtomicLong lastDeliveryNanos = new AtomicLong(-1);
 
@@ -44,6 +45,16 @@ final class RequestCounters {
 
     void rerun() {
         reruns.increment();
+    }
+
+    /** With resume: a segment found in the store, to be delivered from it instead of run. */
+    void fromStore() {
+        fromStore.increment();
+    }
+
+    /** Segments found in the store so far (resume). Not part of {@link RequestResult}. */
+    long foundInStore() {
+        return fromStore.sum();
     }
 
     void delivered() {

@@ -6,21 +6,36 @@ import dev.orderly.api.RequestFailedException;
 import dev.orderly.api.RequestListener;
 import dev.orderly.api.RequestResult;
 import dev.orderly.api.Tier2Exception;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Passes each event on to the embedder's listener and logs, instead of propagating, whatever it throws: a listener
- * is for metrics and displays and must never break a request. Thread-safe if the wrapped listener is.
+ * is for metrics and displays and must never break a request. The first failure is logged with its stack trace; the
+ * rest are only counted (a listener that throws on every event would otherwise log a trace per dial), and
+ * {@link #logFailuresAfterTheFirst} reports the count once, at the request's end.
+ *
+ * <p>Thread-safe if the wrapped listener is: the failure count is an atomic, and only the thread that moves it from 0
+ * to 1 logs the trace.
  */
 final class SafeListener implements RequestListener {
 
     private static final Logger LOG = LoggerFactory.getLogger(SafeListener.class);
 
     private final RequestListener listener;
+    private final AtomicLong failures = new AtomicLong();
 
     SafeListener(RequestListener listener) {
         this.listener = listener;
+    }
+
+    /** Logs, once, how many failures of the listener were counted but not logged; nothing if none were. */
+    void logFailuresAfterTheFirst(String requestId) {
+        long more = failures.get() - 1;
+        if (more > 0) {
+            LOG.warn("request {}: the listener threw {} more time(s) after the first (not logged)", requestId, more);
+        }
     }
 
     @Override
@@ -83,11 +98,13 @@ final class SafeListener implements RequestListener {
         guard("onRequestCancelled", () -> listener.onRequestCancelled(soFar));
     }
 
-    private static void guard(String event, Runnable call) {
+    private void guard(String event, Runnable call) {
         try {
             call.run();
         } catch (RuntimeException e) {
-            LOG.warn("request listener threw from {}; ignored", event, e);
+            if (failures.incrementAndGet() == 1) {
+                LOG.warn("request listener threw from {}; ignored, and later failures only counted", event, e);
+            }
         }
     }
 }

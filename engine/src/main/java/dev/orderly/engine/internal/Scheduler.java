@@ -6,7 +6,8 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * Decides which unit of one request runs next (DESIGN section 6) and tells the output walker when the client's
+ * Decides which unit of one request runs next (lowest segment first, then the highest stage whose dependencies
+ * are done, within the look-ahead, at most {@code workers} alive) and tells the output walker when the client's
  * segment is ready.
  *
  * <p>The request's owner thread asks {@link #awaitNextJob()} for the next unit and forks a job for it; each job
@@ -20,8 +21,13 @@ import java.util.concurrent.locks.ReentrantLock;
  *       {@code jobEnded}; it never exceeds {@code workers}.
  *   <li>{@code board} holds the unit states of the look-ahead window only (see {@link UnitBoard}); nothing here grows
  *       with the length of the request.
- *   <li>Once {@code stopped}, {@code awaitNextJob} returns null and {@code awaitOutput} returns false, for good.
+ *   <li>Once {@code stopped}, {@code awaitNextJob} returns null and {@code awaitOutput} returns STOPPED, for good.
+ *   <li>With resume, no unit of a segment is handed out before the walker has looked the segment up in the store
+ *       ({@link #checked}); a segment found there is DONE at every stage and never handed out.
  * </ul>
+ *
+ * <p>Every private helper asserts that it runs under {@code lock}, and every change ends by asserting
+ * {@code invariantsHold()} (checked with {@code -ea}, as in the tests).
  *
  * <p>There is one owner thread waiting on {@code launchable} and one walker waiting on {@code outputReady}, so a
  * single {@code signal()} reaches the one thread that can act. This class is thread-safe.
@@ -45,14 +51,59 @@ final class Scheduler {
      * @param lookahead how many segments from the client's on may have work scheduled, {@code >= 1}
      */
     Scheduler(RequestPlan plan, long lookahead) {
-        this.workers = plan.workers();
-        this.board = new UnitBoard(plan, lookahead);
+        this(plan, lookahead, false);
     }
 
-    /** The look-ahead {@code ceil(lookaheadFactor * workers)}, at least 1. */
+    /**
+     * @param resume whether each segment is looked up in the store (by the walker, through {@link #segmentToCheck}
+     *     and {@link #checked}) before any of its units may launch
+     */
+    Scheduler(RequestPlan plan, long lookahead, boolean resume) {
+        this.workers = plan.workers();
+        this.board = new UnitBoard(plan, lookahead, resume, lock);
+    }
+
+    /** With resume, the next segment of the look-ahead window to look up in the store, or -1 if none. */
+    long segmentToCheck() {
+        lock.lock();
+        try {
+            return board.segmentToCheck();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Segment {@code segment} was looked up in the store: {@code stored} ones are DONE, the rest may launch. */
+    void checked(long segment, boolean stored) {
+        lock.lock();
+        try {
+            board.checked(segment, stored);
+            changed();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * The most segments of look-ahead a request may have: the board keeps about 16 bytes per segment of it, so this
+     * is 16 MiB, and a look-ahead that long is far beyond what any fleet can work on at once.
+     */
+    static final long MAX_LOOKAHEAD = 1 << 20;
+
+    /**
+     * The look-ahead {@code ceil(lookaheadFactor * workers)}, at least 1.
+     *
+     * @throws IllegalArgumentException if it exceeds {@link #MAX_LOOKAHEAD}
+     */
     static long lookahead(double lookaheadFactor, int workers) {
-        double segments = Math.ceil(lookaheadFactor * workers);
-        return (long) Math.max(1, Math.min(segments, Integer.MAX_VALUE - 8));
+        double segments = Math.max(1, Math.ceil(lookaheadFactor * workers));
+        if (segments > MAX_LOOKAHEAD) {
+            throw new IllegalArgumentException("the look-ahead ceil(lookaheadFactor " + lookaheadFactor + " * workers "
+                    + workers + ") = " + String.format(java.util.Locale.ROOT, "%.0f", segments)
+                    + " segments exceeds the bound of " + MAX_LOOKAHEAD
+                    + " segments the scheduler keeps state for; lower lookaheadFactor or workers");
+        }
+        return (long) segments;
     }
 
     /**
@@ -68,7 +119,8 @@ final class Scheduler {
                     if (key != null) {
                         board.scheduled(key);
                         alive++;
-                        return new Launch(key, board.priorDials(key));
+                        assert invariantsHold() : this;
+                        return new Launch(key, board.prior(key));
                     }
                 }
                 launchable.await();
@@ -80,37 +132,67 @@ final class Scheduler {
     }
 
     /**
-     * The job of {@code key} has ended, well ({@code succeeded}) or not, having dialed the unit {@code dials} times
-     * in all (counting earlier jobs of the unit). Its worker is free.
+     * The job of {@code key} has ended, well ({@code succeeded}) or not, leaving the unit with {@code counts} (which
+     * include earlier jobs of the unit). Its worker is free.
      */
-    void jobEnded(JobKey key, boolean succeeded, int dials) {
+    void jobEnded(JobKey key, boolean succeeded, UnitCounts counts) {
         lock.lock();
         try {
             alive--;
             if (succeeded) {
-                board.done(key, dials);
-                if (board.readingOutputDone()) {
-                    outputReady.signal();
-                }
+                board.done(key, counts);
             }
-            launchable.signal();
+            changed();
         } finally {
             lock.unlock();
         }
     }
 
+    /** How a wait for the client's output ended. */
+    enum OutputWait {
+        /** The last stage of the client's segment is DONE: its output can be read. */
+        READY,
+        /** The request was stopped (failed or cancelled elsewhere). */
+        STOPPED,
+        /** The request's deadline passed first. */
+        DEADLINE_PASSED
+    }
+
     /**
-     * Waits until the last stage of {@code segment}, the client's segment, is DONE. Returns false if the request was
-     * stopped first.
+     * Waits until the last stage of {@code segment}, the client's segment, is DONE, the request is stopped, or
+     * {@code deadline} passes (a deadline already past is reported even when the output is ready).
      */
-    boolean awaitOutput(long segment) throws InterruptedException {
+    OutputWait awaitOutput(long segment, Deadline deadline) throws InterruptedException {
         lock.lock();
         try {
             requireReading(segment);
-            while (!stopped && !board.readingOutputDone()) {
-                outputReady.await();
+            long remaining = deadline.remainingNanos();
+            while (!stopped && remaining > 0 && !board.readingOutputDone()) {
+                remaining = deadline.isSet() ? outputReady.awaitNanos(remaining) : awaitForever();
             }
-            return !stopped;
+            if (stopped) {
+                return OutputWait.STOPPED;
+            }
+            return remaining <= 0 ? OutputWait.DEADLINE_PASSED : OutputWait.READY;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private long awaitForever() throws InterruptedException {
+        assert lock.isHeldByCurrentThread();
+        outputReady.await();
+        return Long.MAX_VALUE;
+    }
+
+    /** What the client's segment waits for, in words: {@code segment 41 waiting for stage 1}. */
+    String waitingFor() {
+        lock.lock();
+        try {
+            if (board.finished()) {
+                return "every segment delivered";
+            }
+            return "segment " + board.reading() + " waiting for stage " + board.lowestStageNotDone(board.reading());
         } finally {
             lock.unlock();
         }
@@ -122,7 +204,7 @@ final class Scheduler {
         try {
             requireReading(segment);
             board.delivered();
-            launchable.signal();
+            changed();
         } finally {
             lock.unlock();
         }
@@ -134,7 +216,7 @@ final class Scheduler {
         try {
             requireReading(segment);
             board.rerun();
-            launchable.signal();
+            changed();
         } finally {
             lock.unlock();
         }
@@ -182,7 +264,32 @@ final class Scheduler {
         }
     }
 
+    /**
+     * After a change of the board or of {@code alive}: wakes the walker if its output is ready and the owner, which
+     * may now launch, and checks the invariants.
+     */
+    private void changed() {
+        assert lock.isHeldByCurrentThread();
+        if (board.readingOutputDone()) {
+            outputReady.signal();
+        }
+        launchable.signal();
+        assert invariantsHold() : this;
+    }
+
+    /** {@code 0 <= alive <= workers}, and the board's own invariants. Under the lock. */
+    private boolean invariantsHold() {
+        assert lock.isHeldByCurrentThread();
+        return alive >= 0 && alive <= workers && board.invariantsHold();
+    }
+
+    @Override
+    public String toString() {
+        return "Scheduler[alive " + alive + " of " + workers + (stopped ? ", stopped" : "") + ", " + board + "]";
+    }
+
     private void requireReading(long segment) {
+        assert lock.isHeldByCurrentThread();
         if (segment != board.reading()) {
             throw new IllegalStateException("the client reads segment " + board.reading() + ", not " + segment);
         }

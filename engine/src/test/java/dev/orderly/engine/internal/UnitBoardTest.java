@@ -36,16 +36,40 @@ class UnitBoardTest {
         long maxTracked;
         int reruns;
 
+        /** With resume: the chance that a segment is found in the store; negative for no resume. */
+        final double storedChance;
+        /** With resume: every segment below this was looked up. */
+        long checkedEnd;
+        long stored;
+
         Drive(RequestPlan plan, long lookahead, long seed, boolean checkAgainstModel) {
+            this(plan, lookahead, seed, checkAgainstModel, -1);
+        }
+
+        Drive(RequestPlan plan, long lookahead, long seed, boolean checkAgainstModel, double storedChance) {
             this.plan = plan;
             this.lookahead = lookahead;
-            this.board = new UnitBoard(plan, lookahead);
+            this.storedChance = storedChance;
+            this.board = new UnitBoard(plan, lookahead, storedChance >= 0, null);
             this.random = new SplittableRandom(seed);
             this.checkAgainstModel = checkAgainstModel;
+            this.checkedEnd = storedChance >= 0 ? plan.startSegment() : plan.endSegment();
         }
 
         void run(double rerunChance) {
             while (!board.finished()) {
+                long toCheck = board.segmentToCheck();
+                if (toCheck >= 0 && random.nextBoolean()) {
+                    assertEquals(checkedEnd, toCheck, "segments are looked up in order");
+                    boolean found = random.nextDouble() < storedChance;
+                    board.checked(toCheck, found);
+                    checkedEnd++;
+                    if (found) {
+                        stored++;
+                        highestDone.put(toCheck, plan.lastStage());
+                    }
+                    continue;
+                }
                 JobKey next = running.size() < plan.workers() ? board.next() : null;
                 if (next != null) {
                     launch(next);
@@ -59,9 +83,12 @@ class UnitBoardTest {
                         highestDone.remove(board.reading());
                         board.delivered();
                     }
-                } else if (!running.isEmpty()) {
+                } else if (!running.isEmpty() || toCheck >= 0) {
+                    if (running.isEmpty()) {
+                        continue;
+                    }
                     JobKey done = running.remove(random.nextInt(running.size()));
-                    board.done(done, 1);
+                    board.done(done, new UnitCounts(1, 0, 0));
                     if (checkAgainstModel && done.segment() >= board.reading()) {
                         highestDone.merge(done.segment(), done.stage(), Math::max);
                     }
@@ -69,6 +96,9 @@ class UnitBoardTest {
                     fail("stuck at segment " + board.reading() + ": nothing running, nothing to launch");
                 }
                 maxTracked = Math.max(maxTracked, board.trackedSegments());
+                if (checkAgainstModel && !board.windowInvariantsHold()) {
+                    fail("invariants broken: " + board);
+                }
             }
         }
 
@@ -76,6 +106,10 @@ class UnitBoardTest {
             long reading = board.reading();
             if (key.segment() < reading || key.segment() >= reading + lookahead) {
                 fail(key + " launched outside the look-ahead [" + reading + ", " + (reading + lookahead) + ")");
+            }
+            if (key.segment() >= checkedEnd) {
+                fail(key + " launched before its segment was looked up in the store (looked up below " + checkedEnd
+                        + ")");
             }
             if (checkAgainstModel) {
                 for (long s = reading; s < key.segment(); s++) {
@@ -97,6 +131,23 @@ class UnitBoardTest {
             running.add(key);
             launches++;
         }
+    }
+
+    @Test
+    void withResumeNoSegmentLaunchesBeforeItIsLookedUpAndNoStoredSegmentLaunchesAtAll() {
+        long stored = 0;
+        for (long seed = 1; seed <= 40; seed++) {
+            SplittableRandom r = new SplittableRandom(seed);
+            long start = r.nextLong(0, 100);
+            RequestPlan plan = new RequestPlan(start, start + r.nextInt(1, 300), r.nextInt(1, 5), r.nextInt(1, 10));
+            long lookahead = r.nextInt(1, 25);
+            Drive drive = new Drive(plan, lookahead, seed, true, r.nextDouble());
+            drive.run(0.05);
+            assertTrue(drive.maxTracked <= lookahead, "seed " + seed);
+            assertEquals(plan.endSegment(), drive.checkedEnd, "seed " + seed + ": every segment looked up once");
+            stored += drive.stored;
+        }
+        assertTrue(stored > 100, "segments found in the store: " + stored);
     }
 
     @Test
@@ -123,7 +174,7 @@ class UnitBoardTest {
             board.scheduled(key);
             JobKey other = board.next();
             assertTrue(other == null || other.segment() > s, "a second job of the same segment: " + other);
-            board.done(key, 1);
+            board.done(key, new UnitCounts(1, 0, 0));
             board.delivered();
         }
         assertTrue(board.finished());
@@ -141,7 +192,7 @@ class UnitBoardTest {
         }
         assertEquals(6, launched.size());
         assertEquals(new JobKey(5, 0), launched.get(5));
-        launched.forEach(k -> board.done(k, 1));
+        launched.forEach(k -> board.done(k, new UnitCounts(1, 0, 0)));
         board.delivered();
         assertEquals(new JobKey(6, 0), board.next());
     }
@@ -153,12 +204,12 @@ class UnitBoardTest {
         JobKey first = board.next();
         assertEquals(new JobKey(0, 1), first);
         board.scheduled(first);
-        board.done(first, 3);
+        board.done(first, new UnitCounts(3, 0, 0));
         JobKey second = board.next();
         board.scheduled(second);
         board.rerun();
         assertEquals(first, board.next());
-        assertEquals(3, board.priorDials(first));
+        assertEquals(3, board.prior(first).dials());
     }
 
     /**
@@ -175,5 +226,19 @@ class UnitBoardTest {
         assertEquals(32, lookahead);
         assertEquals(lookahead, drive.maxTracked);
         assertTrue(drive.launches >= plan.segmentCount());
+    }
+
+    @org.junit.jupiter.api.Test
+    void aBoardUsedWithoutItsLockFailsItsAssertion() {
+        java.util.concurrent.locks.ReentrantLock lock = new java.util.concurrent.locks.ReentrantLock();
+        UnitBoard board = new UnitBoard(new dev.orderly.api.RequestPlan(0, 10, 2, 2), 4, false, lock);
+        org.junit.jupiter.api.Assertions.assertThrows(AssertionError.class, board::next);
+        lock.lock();
+        try {
+            org.junit.jupiter.api.Assertions.assertEquals(new dev.orderly.api.JobKey(0, 1), board.next());
+            org.junit.jupiter.api.Assertions.assertTrue(board.invariantsHold());
+        } finally {
+            lock.unlock();
+        }
     }
 }

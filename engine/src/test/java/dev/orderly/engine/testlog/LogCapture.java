@@ -14,8 +14,8 @@ import org.slf4j.helpers.MessageFormatter;
  */
 public final class LogCapture {
 
-    /** One log line. */
-    public record Event(Level level, String logger, String message, Map<String, String> mdc) {
+    /** One log line; {@code thrown} is the throwable logged with it, or null. */
+    public record Event(Level level, String logger, String message, Map<String, String> mdc, Throwable thrown) {
     }
 
     private static volatile Queue<Event> events;
@@ -44,7 +44,7 @@ public final class LogCapture {
         Queue<Event> captured = events;
         if (captured != null) {
             Map<String, String> mdc = MDC.getCopyOfContextMap();
-            captured.add(new Event(level, logger, message, mdc == null ? Map.of() : Map.copyOf(mdc)));
+            captured.add(new Event(level, logger, message, mdc == null ? Map.of() : Map.copyOf(mdc), throwable));
         }
         if (level == Level.ERROR) {
             System.err.println("ERROR " + logger + " - " + message);

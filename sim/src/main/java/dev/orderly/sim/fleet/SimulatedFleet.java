@@ -94,6 +94,16 @@ public final class SimulatedFleet implements TenantFleet {
         return draws;
     }
 
+    /** Counts a dial whose job was cancelled as it arrived: it takes no slot and gets no answer. */
+    void countCancelledDial() {
+        lock.lock();
+        try {
+            dials++;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Counts a dial that found no healthy upstream. */
     void countUnreachable() {
         lock.lock();

@@ -55,6 +55,8 @@ public final class SimulatedTier2 implements Tier2Client, TenantDoor {
     @Override
     public SimulatedCall dial(Job job) throws Tier2Exception, InterruptedException {
         if (Thread.interrupted()) {
+            // The dial reached the fleet (the engine counted it) but its job was cancelled: count it, take no slot.
+            fleet.countCancelledDial();
             throw new InterruptedException("dial of " + job.key() + " cancelled");
         }
         JobKey key = job.key();

@@ -1,0 +1,89 @@
+package dev.orderly.engine.internal;
+
+import java.util.Arrays;
+
+/**
+ * What the board keeps per segment of the look-ahead window, in a ring of fixed size (segment {@code s} lives in
+ * slot {@code s % size}): the highest stage launched, the highest stage DONE (each -1 for none), and the counts of
+ * the last stage's earlier jobs (null for none). A slot is {@linkplain #clear cleared} when its segment is delivered,
+ * ready for the segment {@code size} further on. Its memory depends on the size only.
+ *
+ * <p>Not thread-safe: the {@link UnitBoard} that owns it is used under the scheduler's lock.
+ */
+final class SegmentRing {
+
+    private final int size;
+    private final int[] launched;
+    private final int[] done;
+    private final UnitCounts[] lastStageCounts;
+
+    SegmentRing(int size) {
+        this.size = size;
+        this.launched = new int[size];
+        this.done = new int[size];
+        this.lastStageCounts = new UnitCounts[size];
+        Arrays.fill(launched, -1);
+        Arrays.fill(done, -1);
+    }
+
+    int size() {
+        return size;
+    }
+
+    /** The highest stage of {@code segment} SCHEDULED or DONE, or -1. */
+    int launched(long segment) {
+        return launched[slot(segment)];
+    }
+
+    /** The highest DONE stage of {@code segment}, or -1. */
+    int done(long segment) {
+        return done[slot(segment)];
+    }
+
+    /** A job for {@code stage} of {@code segment} was started. */
+    void launch(long segment, int stage) {
+        int i = slot(segment);
+        launched[i] = Math.max(launched[i], stage);
+    }
+
+    /** {@code stage} of {@code segment}, and every stage under it, is DONE. */
+    void markDone(long segment, int stage) {
+        int i = slot(segment);
+        done[i] = Math.max(done[i], stage);
+        launched[i] = Math.max(launched[i], stage);
+    }
+
+    /** The last stage of {@code segment} goes back to PENDING; the stages under it stay DONE. */
+    void rerunLastStage(long segment, int lastStage) {
+        int i = slot(segment);
+        done[i] = lastStage - 1;
+        launched[i] = lastStage - 1;
+    }
+
+    /** The counts of the last stage's earlier jobs of {@code segment}, or null. */
+    UnitCounts lastStageCounts(long segment) {
+        return lastStageCounts[slot(segment)];
+    }
+
+    void lastStageCounts(long segment, UnitCounts counts) {
+        lastStageCounts[slot(segment)] = counts;
+    }
+
+    /** Forgets {@code segment}: its slot now stands for segment {@code segment + size}, which nothing has touched. */
+    void clear(long segment) {
+        int i = slot(segment);
+        launched[i] = -1;
+        done[i] = -1;
+        lastStageCounts[i] = null;
+    }
+
+    /** {@code -1 <= done <= launched <= lastStage} for {@code segment}. */
+    boolean holds(long segment, int lastStage) {
+        int i = slot(segment);
+        return done[i] >= -1 && done[i] <= launched[i] && launched[i] <= lastStage;
+    }
+
+    private int slot(long segment) {
+        return (int) (segment % size);
+    }
+}
