@@ -121,7 +121,7 @@ class ScopeChoiceTest {
             events = LogCapture.stop();
         }
         assertEquals(List.of(new LogCapture.Event(Level.DEBUG, RequestScopes.class.getName(),
-                "request scope: threads (StructuredTaskScope does not load on this JVM: no 25 here)", Map.of())),
+                "request scope: threads (StructuredTaskScope does not load on this JVM: no 25 here)", Map.of(), null)),
                 events);
     }
 

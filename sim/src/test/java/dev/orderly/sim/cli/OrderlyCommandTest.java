@@ -162,7 +162,7 @@ class OrderlyCommandTest {
     void anUnknownStrategyIsRefusedListingTheValues() {
         Outcome o = run("--strategy=fastest");
         assertEquals(2, o.code());
-        assertTrue(o.err().contains("'fastest' is not a strategy; use one of ordered, unordered, both, mixed, all"),
+        assertTrue(o.err().contains("'fastest' is not a strategy; use one of ordered, unordered, oracle, both, mixed, all"),
                 o.err());
     }
 
@@ -173,8 +173,9 @@ class OrderlyCommandTest {
         assertEquals(List.of("ordered"), names(converter.convert("ordered").runs(3)));
         assertEquals(List.of("unordered"), names(converter.convert("UNORDERED").runs(3)));
         assertEquals(List.of("ordered", "unordered"), names(converter.convert("both").runs(3)));
+        assertEquals(List.of("oracle"), names(converter.convert("Oracle").runs(3)));
         assertEquals(List.of("mixed"), names(converter.convert("mixed").runs(3)));
-        assertEquals(List.of("ordered", "unordered", "mixed"), names(converter.convert("all").runs(3)));
+        assertEquals(List.of("ordered", "unordered", "oracle", "mixed"), names(converter.convert("all").runs(3)));
     }
 
     private static List<String> names(List<RunSpec> runs) {
