@@ -162,8 +162,8 @@ class OrderlyCommandTest {
     void anUnknownStrategyIsRefusedListingTheValues() {
         Outcome o = run("--strategy=fastest");
         assertEquals(2, o.code());
-        assertTrue(o.err().contains("'fastest' is not a strategy; use one of ordered, unordered, oracle, both, mixed, all"),
-                o.err());
+        assertTrue(o.err().contains(
+                "'fastest' is not a strategy; use one of ordered, unordered, oracle, both, mixed, all"), o.err());
     }
 
     @Test
