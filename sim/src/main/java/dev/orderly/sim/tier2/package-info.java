@@ -1,0 +1,7 @@
+/**
+ * The simulator over real tier2 processes: {@code Tier2Main} children on 127.0.0.1
+ * ({@link dev.orderly.sim.tier2.Tier2Processes}), each running the simulated work behind a gRPC
+ * {@code Tier2Server} ({@link dev.orderly.sim.tier2.SimulatedJobWorker}), and the tenants' view of them as one fleet
+ * ({@link dev.orderly.sim.tier2.GrpcFleet}), used by {@code ./orderly fleet}.
+ */
+package dev.orderly.sim.tier2;
