@@ -18,7 +18,7 @@ import java.util.Objects;
  *   <tr><td>failureDelay</td><td>5 s (&gt;= 0)</td><td>{@code SUBSTREAMS_WORKER_FAILED_RETRY_DELAY}</td></tr>
  *   <tr><td>maxFailures</td><td>5 (&gt;= 1)</td><td>{@code SUBSTREAMS_WORKER_MAX_RETRIES}</td></tr>
  *   <tr><td>maxExecutionTimeouts</td><td>2 (&gt;= 1)</td><td>{@code SUBSTREAMS_WORKER_MAX_TIMEOUT_RETRIES}</td></tr>
- *   <tr><td>lookaheadFactor</td><td>2.0 (&gt; 0)</td><td>{@code ORDERLY_LOOKAHEAD_FACTOR}</td></tr>
+ *   <tr><td>lookaheadFactor</td><td>2.0 (&gt; 0, &lt;= 1000)</td><td>{@code ORDERLY_LOOKAHEAD_FACTOR}</td></tr>
  *   <tr><td>ordered</td><td>true</td><td>{@code ORDERLY_ORDERED_LAUNCH}</td></tr>
  * </table>
  *

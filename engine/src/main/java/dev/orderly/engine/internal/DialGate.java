@@ -11,7 +11,7 @@ interface DialGate {
     /** Waits until the job of {@code key} may dial. */
     void awaitTurn(JobKey key) throws InterruptedException;
 
-    /** The dial was refused or the fleet unreachable; the next dial waits {@code refusedDelay}. */
+    /** The dial was refused or the fleet unreachable; the next dial waits {@code refusedDelay} (or less: slotFreed). */
     void refused(JobKey key);
 
     /** The job got in and failed; the next dial waits {@code failureDelay}. */

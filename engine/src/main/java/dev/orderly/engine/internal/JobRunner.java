@@ -20,7 +20,7 @@ import org.slf4j.MDC;
  *   <caption>Outcomes of one dial</caption>
  *   <tr><th>outcome</th><th>what happens</th></tr>
  *   <tr><td>{@code dial} throws REFUSED or UNREACHABLE</td><td>{@code refused(key)}; redial after
- *       {@code refusedDelay}; not counted</td></tr>
+ *       {@code refusedDelay}, or sooner when a job of the request ends ({@code slotFreed}); not counted</td></tr>
  *   <tr><td>{@code dial} returns</td><td>{@code leave(key)} at once, then {@code await()}</td></tr>
  *   <tr><td>EXECUTION_TIMEOUT (dial or await)</td><td>counted; at {@code maxExecutionTimeouts} the request fails, else
  *       {@code failed(key)}</td></tr>

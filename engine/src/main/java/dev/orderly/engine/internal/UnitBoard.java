@@ -13,8 +13,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * Every unit of a segment below {@code reading} is DONE (the client has read it, so its last stage is DONE, and a DONE
  * stage implies every stage under it is DONE, see below). Every unit of a segment at or past the window's end is
  * PENDING (nothing is scheduled there). So the board keeps, per segment of the window, two numbers in a
- * {@link SegmentRing} of {@code lookahead} slots, and per stage two segment cursors. Its size depends on the look-ahead and the number of
- * stages, never on the length of the request.
+ * {@link SegmentRing} of {@code lookahead} slots, and per stage two segment cursors. Its size depends on the
+ * look-ahead and the number of stages, never on the length of the request.
  *
  * <h2>What is kept</h2>
  * <ul>
@@ -175,9 +175,9 @@ final class UnitBoard {
     }
 
     /**
-     * The job of {@code key} succeeded, leaving the unit with {@code counts} (its whole life so far): the unit and every stage
-     * under it in the same segment are DONE. A late report for a segment the client has already read (a shadowed
-     * lower stage ending after its segment was delivered) is ignored.
+     * The job of {@code key} succeeded, leaving the unit with {@code counts} (its whole life so far): the unit and
+     * every stage under it in the same segment are DONE. A late report for a segment the client has already read (a
+     * shadowed lower stage ending after its segment was delivered) is ignored.
      */
     void done(JobKey key, UnitCounts counts) {
         assert guarded() : "the board is used without its lock";
