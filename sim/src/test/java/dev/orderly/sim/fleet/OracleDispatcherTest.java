@@ -88,4 +88,25 @@ class OracleDispatcherTest {
         assertEquals(0, fleet.stats().busy(), "the slot is free again and nobody took it");
         assertTrue(!waiting.isAlive());
     }
+
+    @Test
+    void aDialCancelledWhileItWaitsAtTheDispatcherIsNotCountedByTheFleet() throws Exception {
+        // The bug: the engine counts every dial, the fleet only the granted ones, so the run's totals disagreed.
+        SimulatedFleet fleet = oneSlot();
+        OracleDispatcher oracle = new OracleDispatcher(fleet);
+        Tier2Client a = oracle.tenant(fleet.tenant("a", 1));
+        List<Grant> grants = new CopyOnWriteArrayList<>();
+        AtomicReference<Throwable> thrown = new AtomicReference<>();
+        dialer(a, "a", 0, grants, thrown);
+        Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> grants.size() == 1);
+        Thread waiting = dialer(a, "a", 1, grants, thrown);
+        Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> oracle.waiting() == 1);
+        waiting.interrupt();
+        waiting.join(Duration.ofSeconds(5));
+        assertInstanceOf(InterruptedException.class, thrown.get());
+        assertEquals(2, fleet.stats().dials(), "the granted dial and the one cancelled while it waited");
+        assertEquals(1, fleet.stats().admitted());
+        assertEquals(0, fleet.stats().refused(), "a cancelled wait is no refusal");
+        grants.getFirst().call().close();
+    }
 }
