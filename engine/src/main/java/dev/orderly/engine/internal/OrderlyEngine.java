@@ -121,16 +121,24 @@ public final class OrderlyEngine implements Engine {
             JobKey key = launch.key();
             UnitCounts.Tally tally = new UnitCounts.Tally(launch.prior());
             boolean succeeded = false;
+            boolean threw = true;
             RunningJobs.Handle handle = running.start(key);
             try {
                 succeeded = runner.run(key, tally, handle) == JobRunner.Outcome.DONE;
+                threw = false;
             } catch (Error e) {
                 // An Error from the tier2 client or the store is still this unit's failure: keep the unit.
                 throw new RequestFailedException(key, key + " failed with " + e + " on attempt " + tally.dials
                         + ", giving up", e);
             } finally {
                 running.end(handle);
-                scheduler.jobEnded(launch.key(), succeeded, tally.counts());
+                if (threw) {
+                    // This job fails the request (or it was cancelled): the worker it frees must not go to another
+                    // unit in the moment before the scope learns of the failure and cancels the request.
+                    scheduler.jobFailed();
+                } else {
+                    scheduler.jobEnded(launch.key(), succeeded, tally.counts());
+                }
             }
             if (succeeded) {
                 // The board now has the stages under this one DONE: their jobs, if any, are cancelled.

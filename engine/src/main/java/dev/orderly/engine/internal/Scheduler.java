@@ -22,6 +22,8 @@ import java.util.concurrent.locks.ReentrantLock;
  *   <li>{@code board} holds the unit states of the look-ahead window only (see {@link UnitBoard}); nothing here grows
  *       with the length of the request.
  *   <li>Once {@code stopped}, {@code awaitNextJob} returns null and {@code awaitOutput} returns STOPPED, for good.
+ *   <li>Once {@code failed}, {@code awaitNextJob} returns null for good; the walker waits on until the request scope,
+ *       told of the failure, stops the request.
  *   <li>With resume, no unit of a segment is handed out before the walker has looked the segment up in the store
  *       ({@link #checked}); a segment found there is DONE at every stage and never handed out.
  * </ul>
@@ -45,6 +47,8 @@ final class Scheduler {
     private int alive;
     // guarded by lock
     private boolean stopped;
+    // guarded by lock
+    private boolean failed;
 
     /**
      * @param plan the request's segments, stages and workers
@@ -113,7 +117,7 @@ final class Scheduler {
     Launch awaitNextJob() throws InterruptedException {
         lock.lock();
         try {
-            while (!stopped && !board.finished()) {
+            while (!stopped && !failed && !board.finished()) {
                 if (alive < workers) {
                     JobKey key = board.next();
                     if (key != null) {
@@ -142,6 +146,25 @@ final class Scheduler {
             if (succeeded) {
                 board.done(key, counts);
             }
+            changed();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * A job has ended by throwing: it fails the request (or the request was cancelled). Its worker is free, but from
+     * now on nothing more is handed out, so no job is forked and dialed in the moment before the request scope, told
+     * of the failure by the job's thread, cancels the request.
+     *
+     * <p>Not {@link #stop()}: that would let the walker return as if the request had ended well, and the scope could
+     * end the request before the failure reached it.
+     */
+    void jobFailed() {
+        lock.lock();
+        try {
+            alive--;
+            failed = true;
             changed();
         } finally {
             lock.unlock();
@@ -285,7 +308,8 @@ final class Scheduler {
 
     @Override
     public String toString() {
-        return "Scheduler[alive " + alive + " of " + workers + (stopped ? ", stopped" : "") + ", " + board + "]";
+        return "Scheduler[alive " + alive + " of " + workers + (stopped ? ", stopped" : "") + (failed ? ", failed" : "")
+                + ", " + board + "]";
     }
 
     private void requireReading(long segment) {

@@ -29,6 +29,8 @@ import java.util.concurrent.locks.ReentrantLock;
  *       job waits: either {@code busy == capacity} or nothing is waiting.
  *   <li>A waiter is in its tenant's map until it is granted (then {@code call} is set and it is signalled) or its
  *       thread is interrupted (then it removes itself, and gives its slot back if the grant raced the interrupt).
+ *   <li>The fleet counts every dial once: a granted one when the fleet admits it, one withdrawn by an interrupt as a
+ *       cancelled dial, so the fleet's dials equal the engines'.
  *   <li>{@code turn} is the tenant served first at the next grant; it moves past each tenant served.
  * </ul>
  * The fleet's own lock is taken inside this one, never the other way round. This class is thread-safe.
@@ -102,7 +104,9 @@ public final class OracleDispatcher {
                 }
             } catch (InterruptedException e) {
                 if (w.call == null) {
+                    // The dial reached the dispatcher (the engine counted it) but its job was cancelled: count it.
                     waiting.get(tenant).remove(job.key());
+                    fleet.countCancelledDial();
                 } else {
                     w.call.close();
                     giveBack(w.call.instance());

@@ -69,8 +69,12 @@ class OracleDispatcherTest {
         assertEquals(0, fleet.stats().busy());
     }
 
-    @Test
-    void anInterruptedWaitLeavesNoWaiterAndNoSlotBehind() throws Exception {
+    /** On one slot: segment 0's dial is granted, segment 1's waits and is interrupted; the grant is still held. */
+    private record CancelledWait(SimulatedFleet fleet, OracleDispatcher oracle, Grant granted, Thread waiting,
+                                 Throwable thrown) {
+    }
+
+    private static CancelledWait cancelAWaitingDial() throws InterruptedException {
         SimulatedFleet fleet = oneSlot();
         OracleDispatcher oracle = new OracleDispatcher(fleet);
         Tier2Client a = oracle.tenant(fleet.tenant("a", 1));
@@ -82,10 +86,28 @@ class OracleDispatcherTest {
         Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> oracle.waiting() == 1);
         waiting.interrupt();
         waiting.join(Duration.ofSeconds(5));
-        assertInstanceOf(InterruptedException.class, thrown.get());
-        assertEquals(0, oracle.waiting());
-        grants.getFirst().call().close();
-        assertEquals(0, fleet.stats().busy(), "the slot is free again and nobody took it");
-        assertTrue(!waiting.isAlive());
+        return new CancelledWait(fleet, oracle, grants.getFirst(), waiting, thrown.get());
+    }
+
+    @Test
+    void anInterruptedWaitLeavesNoWaiterAndNoSlotBehind() throws Exception {
+        CancelledWait c = cancelAWaitingDial();
+        assertInstanceOf(InterruptedException.class, c.thrown());
+        assertEquals(0, c.oracle().waiting());
+        c.granted().call().close();
+        assertEquals(0, c.fleet().stats().busy(), "the slot is free again and nobody took it");
+        assertTrue(!c.waiting().isAlive());
+    }
+
+    @Test
+    void aDialCancelledWhileItWaitsAtTheDispatcherIsNotCountedByTheFleet() throws Exception {
+        // The bug: the engine counts every dial, the fleet counted only the granted ones, so the run's totals differed.
+        CancelledWait c = cancelAWaitingDial();
+        assertInstanceOf(InterruptedException.class, c.thrown());
+        FleetStats stats = c.fleet().stats();
+        assertEquals(2, stats.dials(), "the granted dial and the one cancelled while it waited");
+        assertEquals(1, stats.admitted());
+        assertEquals(0, stats.refused(), "a cancelled wait is no refusal");
+        c.granted().call().close();
     }
 }
