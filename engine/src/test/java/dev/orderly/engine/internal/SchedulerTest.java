@@ -3,8 +3,8 @@ package dev.orderly.engine.internal;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.orderly.api.JobKey;
@@ -55,6 +55,22 @@ class SchedulerTest {
             throw new AssertionError(what + " still waiting 5 s after the event that should release it", e);
         } catch (ExecutionException e) {
             throw new AssertionError(what + " threw", e.getCause());
+        }
+    }
+
+    /**
+     * Asserts that {@code call} throws IllegalStateException; made on a thread of its own, so that a call that waits
+     * instead fails the test within seconds.
+     */
+    private static IllegalStateException assertRejected(Callable<?> call, String what) throws Exception {
+        CompletableFuture<?> outcome = inBackground(call);
+        try {
+            Object returned = outcome.get(5, TimeUnit.SECONDS);
+            throw new AssertionError(what + " returned " + returned + " instead of throwing IllegalStateException");
+        } catch (TimeoutException e) {
+            throw new AssertionError(what + " waited instead of throwing IllegalStateException", e);
+        } catch (ExecutionException e) {
+            return assertInstanceOf(IllegalStateException.class, e.getCause(), what);
         }
     }
 
@@ -133,9 +149,15 @@ class SchedulerTest {
     void theWalkerMayAskOnlyForTheClientsSegment() throws Exception {
         Scheduler scheduler = withSegmentZeroDone();
 
-        IllegalStateException wait = assertThrows(IllegalStateException.class, () -> scheduler.awaitOutput(1));
-        IllegalStateException delivered = assertThrows(IllegalStateException.class, () -> scheduler.delivered(1));
-        IllegalStateException rerun = assertThrows(IllegalStateException.class, () -> scheduler.rerun(1));
+        IllegalStateException wait = assertRejected(() -> scheduler.awaitOutput(1), "awaitOutput(1)");
+        IllegalStateException delivered = assertRejected(() -> {
+            scheduler.delivered(1);
+            return null;
+        }, "delivered(1)");
+        IllegalStateException rerun = assertRejected(() -> {
+            scheduler.rerun(1);
+            return null;
+        }, "rerun(1)");
 
         for (IllegalStateException e : new IllegalStateException[] {wait, delivered, rerun}) {
             assertEquals("the client reads segment 0, not 1", e.getMessage());
@@ -150,7 +172,7 @@ class SchedulerTest {
 
         scheduler.delivered(0);
 
-        assertThrows(IllegalStateException.class, () -> scheduler.awaitOutput(0));
+        assertRejected(() -> scheduler.awaitOutput(0), "awaitOutput(0) once segment 0 was delivered");
         assertFalse(scheduler.isNeeded(new JobKey(0, 0)), "a unit of a delivered segment");
         assertTrue(scheduler.isNeeded(new JobKey(4, 0)), "a unit of the segment that entered the look-ahead");
     }
