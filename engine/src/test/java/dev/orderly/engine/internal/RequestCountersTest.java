@@ -15,6 +15,11 @@ import org.junit.jupiter.api.Timeout;
  * with the clock moved on by a few milliseconds between events, so a time taken at the wrong event (or at the
  * wrong end of one) falls outside its bounds. Checking only {@code elapsed >= timeToFirstSegment} would let both be
  * wrong together.
+ *
+ * <p>Equivalent mutants: in {@code result()}, "no delivery yet" is {@code first < 0} (and {@code last < 0}); the
+ * mutants {@code <= 0} differ only for a delivery at exactly 0 ns after the start. For the first delivery both forms
+ * then give {@code Duration.ZERO}; for the last, a delivery in the same clock tick as the request's start, which no
+ * request can make (the first segment must be dialed, run and read first).
  */
 @Timeout(value = 10, unit = TimeUnit.SECONDS)
 class RequestCountersTest {

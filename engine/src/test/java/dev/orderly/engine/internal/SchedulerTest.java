@@ -90,6 +90,7 @@ class SchedulerTest {
         assertEquals(new Launch(new JobKey(0, 1), 0), scheduler.awaitNextJob());
         assertEquals(new Launch(new JobKey(1, 0), 0), scheduler.awaitNextJob());
         assertEquals(2, scheduler.alive());
+        assertEquals(LOOKAHEAD, scheduler.trackedSegments());
         CompletableFuture<Launch> third = inBackground(scheduler::awaitNextJob);
         assertStillWaiting(third, "a third job with 2 workers busy");
 
@@ -202,7 +203,8 @@ class SchedulerTest {
         assertFalse(scheduler.isNeeded(new JobKey(0, 0)), "covered by the done stage 1");
         assertFalse(scheduler.isNeeded(new JobKey(0, 1)), "done");
         assertTrue(scheduler.isNeeded(new JobKey(1, 0)));
-        assertTrue(scheduler.isNeeded(new JobKey(9, 1)), "past the look-ahead");
+        assertTrue(scheduler.isNeeded(new JobKey(LOOKAHEAD, 0)), "the first segment past the look-ahead");
+        assertTrue(scheduler.isNeeded(new JobKey(9, 1)), "far past the look-ahead");
     }
 
     @Test
