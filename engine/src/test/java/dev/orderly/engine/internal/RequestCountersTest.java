@@ -1,0 +1,118 @@
+package dev.orderly.engine.internal;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.orderly.api.RequestResult;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The request's figures. The times are pinned between clock readings taken just before and just after each event,
+ * with the clock moved on by a few milliseconds between events, so a time taken at the wrong event (or at the
+ * wrong end of one) falls outside its bounds. Checking only {@code elapsed >= timeToFirstSegment} would let both be
+ * wrong together.
+ *
+ * <p>Equivalent mutants: in {@code result()}, "no delivery yet" is {@code first < 0} (and {@code last < 0}); the
+ * mutants {@code <= 0} differ only for a delivery at exactly 0 ns after the start. For the first delivery both forms
+ * then give {@code Duration.ZERO}; for the last, a delivery in the same clock tick as the request's start, which no
+ * request can make (the first segment must be dialed, run and read first).
+ */
+@Timeout(value = 10, unit = TimeUnit.SECONDS)
+class RequestCountersTest {
+
+    private static final long GAP_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
+
+    /** A clock reading, and the waits that keep the events of a test apart in time. */
+    private static long now() {
+        return System.nanoTime();
+    }
+
+    private static void letTimePassSince(long reading) {
+        await().pollInterval(Duration.ofMillis(1)).atMost(Duration.ofSeconds(2))
+                .until(() -> now() - reading > GAP_NANOS);
+    }
+
+    private static void assertBetween(long lowNanos, long highNanos, Duration actual, String what) {
+        long nanos = actual.toNanos();
+        assertTrue(nanos >= lowNanos && nanos <= highNanos,
+                what + " was " + nanos + " ns, outside [" + lowNanos + ", " + highNanos + "]");
+    }
+
+    @Test
+    void beforeAnyDeliveryElapsedIsTheTimeSoFarAndTimeToFirstSegmentIsZero() {
+        long beforeStart = now();
+        RequestCounters counters = new RequestCounters();
+        long afterStart = now();
+        letTimePassSince(afterStart);
+
+        long beforeRead = now();
+        RequestResult result = counters.result();
+        long afterRead = now();
+
+        assertEquals(Duration.ZERO, result.timeToFirstSegment());
+        assertBetween(beforeRead - afterStart, afterRead - beforeStart, result.elapsed(), "elapsed");
+        assertEquals(0, result.segmentsDelivered());
+    }
+
+    @Test
+    void timeToFirstSegmentIsTakenAtTheFirstDeliveryAndElapsedAtTheLast() {
+        long beforeStart = now();
+        RequestCounters counters = new RequestCounters();
+        long afterStart = now();
+        letTimePassSince(afterStart);
+
+        long beforeFirst = now();
+        counters.delivered();
+        long afterFirst = now();
+        letTimePassSince(afterFirst);
+
+        long beforeLast = now();
+        counters.delivered();
+        long afterLast = now();
+        letTimePassSince(afterLast);
+
+        RequestResult result = counters.result();
+        assertBetween(beforeFirst - afterStart, afterFirst - beforeStart, result.timeToFirstSegment(),
+                "timeToFirstSegment");
+        assertBetween(beforeLast - afterStart, afterLast - beforeStart, result.elapsed(), "elapsed");
+        assertEquals(2, result.segmentsDelivered());
+        assertEquals(result, counters.result(), "a second read of the same figures");
+    }
+
+    @Test
+    void eachEventCountsInItsOwnFigure() {
+        RequestCounters counters = new RequestCounters();
+        for (int i = 0; i < 7; i++) {
+            counters.dial();
+        }
+        for (int i = 0; i < 6; i++) {
+            counters.admission();
+        }
+        for (int i = 0; i < 5; i++) {
+            counters.refusal();
+        }
+        for (int i = 0; i < 4; i++) {
+            counters.failure();
+        }
+        for (int i = 0; i < 3; i++) {
+            counters.executionTimeout();
+        }
+        for (int i = 0; i < 2; i++) {
+            counters.rerun();
+        }
+        counters.delivered();
+
+        RequestResult result = counters.result();
+        assertEquals(1, result.segmentsDelivered());
+        assertEquals(6, result.admissions());
+        assertEquals(7, result.dials());
+        assertEquals(5, result.refusals());
+        assertEquals(4, result.failures());
+        assertEquals(3, result.executionTimeouts());
+        assertEquals(2, result.reruns());
+    }
+}

@@ -1,0 +1,244 @@
+package dev.orderly.engine.internal;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.orderly.api.JobKey;
+import dev.orderly.api.RequestPlan;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The scheduler as its two callers see it: the request's owner asking for the next unit and reporting jobs ended,
+ * and the output walker waiting for the client's segment and reporting it delivered or re-run. A call that must
+ * block is made on a thread of its own and checked to be still waiting after 200 ms, then to return within seconds
+ * of the event that releases it.
+ */
+@Timeout(value = 20, unit = TimeUnit.SECONDS)
+class SchedulerTest {
+
+    /** 10 segments of 2 stages, 2 workers, a look-ahead of 4 segments. */
+    private static final RequestPlan PLAN = new RequestPlan(0, 10, 2, 2);
+    private static final long LOOKAHEAD = 4;
+
+    private static <T> CompletableFuture<T> inBackground(Callable<T> call) {
+        CompletableFuture<T> result = new CompletableFuture<>();
+        Thread.ofVirtual().name("scheduler-test-caller").start(() -> {
+            try {
+                result.complete(call.call());
+            } catch (Throwable t) {
+                result.completeExceptionally(t);
+            }
+        });
+        return result;
+    }
+
+    private static void assertStillWaiting(CompletableFuture<?> call, String what) {
+        await().during(Duration.ofMillis(200)).atMost(Duration.ofSeconds(2))
+                .untilAsserted(() -> assertFalse(call.isDone(), what + " returned: " + call));
+    }
+
+    private static <T> T result(CompletableFuture<T> call, String what) throws Exception {
+        try {
+            return call.get(5, TimeUnit.SECONDS);
+        } catch (TimeoutException e) {
+            throw new AssertionError(what + " still waiting 5 s after the event that should release it", e);
+        } catch (ExecutionException e) {
+            throw new AssertionError(what + " threw", e.getCause());
+        }
+    }
+
+    /**
+     * Asserts that {@code call} throws IllegalStateException; made on a thread of its own, so that a call that waits
+     * instead fails the test within seconds.
+     */
+    private static IllegalStateException assertRejected(Callable<?> call, String what) throws Exception {
+        CompletableFuture<?> outcome = inBackground(call);
+        try {
+            Object returned = outcome.get(5, TimeUnit.SECONDS);
+            throw new AssertionError(what + " returned " + returned + " instead of throwing IllegalStateException");
+        } catch (TimeoutException e) {
+            throw new AssertionError(what + " waited instead of throwing IllegalStateException", e);
+        } catch (ExecutionException e) {
+            return assertInstanceOf(IllegalStateException.class, e.getCause(), what);
+        }
+    }
+
+    /** Runs segment 0 to its last stage: the client's output is ready. */
+    private static Scheduler withSegmentZeroDone() throws InterruptedException {
+        Scheduler scheduler = new Scheduler(PLAN, LOOKAHEAD);
+        Launch first = scheduler.awaitNextJob();
+        assertEquals(new JobKey(0, 1), first.key());
+        scheduler.jobEnded(first.key(), true, 1);
+        return scheduler;
+    }
+
+    @Test
+    void handsOutUnitsInLaunchOrderAndNoMoreThanTheWorkersAtOnce() throws Exception {
+        Scheduler scheduler = new Scheduler(PLAN, LOOKAHEAD);
+
+        assertEquals(new Launch(new JobKey(0, 1), 0), scheduler.awaitNextJob());
+        assertEquals(new Launch(new JobKey(1, 0), 0), scheduler.awaitNextJob());
+        assertEquals(2, scheduler.alive());
+        assertEquals(LOOKAHEAD, scheduler.trackedSegments());
+        CompletableFuture<Launch> third = inBackground(scheduler::awaitNextJob);
+        assertStillWaiting(third, "a third job with 2 workers busy");
+
+        scheduler.jobEnded(new JobKey(0, 1), true, 1);
+
+        assertEquals(new Launch(new JobKey(1, 1), 0), result(third, "the next job after a worker freed up"));
+        assertEquals(2, scheduler.alive());
+        scheduler.jobEnded(new JobKey(1, 0), false, 1);
+        assertEquals(1, scheduler.alive(), "a job that ended without success frees its worker too");
+    }
+
+    @Test
+    void keepsStateForTheLookaheadCappedByTheRequestsLength() {
+        assertEquals(4, new Scheduler(PLAN, LOOKAHEAD).trackedSegments());
+        assertEquals(3, new Scheduler(new RequestPlan(5, 8, 2, 2), LOOKAHEAD).trackedSegments());
+    }
+
+    @Test
+    void theLookaheadIsTheFactorTimesTheWorkersRoundedUpAndAtLeastOne() {
+        assertEquals(6, Scheduler.lookahead(2.0, 3));
+        assertEquals(5, Scheduler.lookahead(1.5, 3));
+        assertEquals(1, Scheduler.lookahead(0.01, 1));
+        assertEquals(Integer.MAX_VALUE - 8, Scheduler.lookahead(1e12, 1000));
+    }
+
+    @Test
+    void theWalkerWaitsUntilTheLastStageOfItsSegmentIsDone() throws Exception {
+        Scheduler scheduler = new Scheduler(PLAN, LOOKAHEAD);
+        Launch first = scheduler.awaitNextJob();
+        Launch second = scheduler.awaitNextJob();
+        assertEquals(new JobKey(1, 0), second.key());
+        CompletableFuture<Boolean> output = inBackground(() -> scheduler.awaitOutput(0));
+        assertStillWaiting(output, "awaitOutput(0) before any job ended");
+
+        scheduler.jobEnded(second.key(), true, 1);
+        assertStillWaiting(output, "awaitOutput(0) after a unit of segment 1 was done");
+        scheduler.jobEnded(first.key(), true, 1);
+
+        assertTrue(result(output, "awaitOutput(0) after its last stage was done"));
+    }
+
+    @Test
+    void aJobThatEndsWithoutSuccessDoesNotMakeItsUnitDone() throws Exception {
+        Scheduler scheduler = new Scheduler(PLAN, LOOKAHEAD);
+        Launch first = scheduler.awaitNextJob();
+        CompletableFuture<Boolean> output = inBackground(() -> scheduler.awaitOutput(0));
+
+        scheduler.jobEnded(first.key(), false, 1);
+
+        assertStillWaiting(output, "awaitOutput(0) after its job ended without success");
+        assertTrue(scheduler.isNeeded(first.key()));
+        scheduler.stop();
+        assertFalse(result(output, "awaitOutput(0) after stop"));
+    }
+
+    @Test
+    void theWalkerMayAskOnlyForTheClientsSegment() throws Exception {
+        Scheduler scheduler = withSegmentZeroDone();
+
+        IllegalStateException wait = assertRejected(() -> scheduler.awaitOutput(1), "awaitOutput(1)");
+        IllegalStateException delivered = assertRejected(() -> {
+            scheduler.delivered(1);
+            return null;
+        }, "delivered(1)");
+        IllegalStateException rerun = assertRejected(() -> {
+            scheduler.rerun(1);
+            return null;
+        }, "rerun(1)");
+
+        for (IllegalStateException e : new IllegalStateException[] {wait, delivered, rerun}) {
+            assertEquals("the client reads segment 0, not 1", e.getMessage());
+        }
+        assertTrue(scheduler.awaitOutput(0), "segment 0 is still the client's, and ready");
+    }
+
+    @Test
+    void aDeliveryMovesTheClientToTheNextSegmentAndTheLookaheadWithIt() throws Exception {
+        Scheduler scheduler = withSegmentZeroDone();
+        assertTrue(scheduler.awaitOutput(0));
+
+        scheduler.delivered(0);
+
+        assertRejected(() -> scheduler.awaitOutput(0), "awaitOutput(0) once segment 0 was delivered");
+        assertFalse(scheduler.isNeeded(new JobKey(0, 0)), "a unit of a delivered segment");
+        assertTrue(scheduler.isNeeded(new JobKey(4, 0)), "a unit of the segment that entered the look-ahead");
+    }
+
+    @Test
+    void aRerunPutsTheLastStageOfTheClientsSegmentBackToPending() throws Exception {
+        Scheduler scheduler = withSegmentZeroDone();
+
+        scheduler.rerun(0);
+
+        assertTrue(scheduler.isNeeded(new JobKey(0, 1)), "the re-run unit");
+        assertFalse(scheduler.isNeeded(new JobKey(0, 0)), "the stage under it stays done");
+        assertEquals(new Launch(new JobKey(0, 1), 1), scheduler.awaitNextJob(), "the re-run comes first");
+        CompletableFuture<Boolean> output = inBackground(() -> scheduler.awaitOutput(0));
+        assertStillWaiting(output, "awaitOutput(0) while its last stage runs again");
+    }
+
+    @Test
+    void aUnitIsNeededUntilAHigherStageOfItsSegmentIsDone() throws Exception {
+        Scheduler scheduler = new Scheduler(PLAN, LOOKAHEAD);
+        Launch first = scheduler.awaitNextJob();
+        assertTrue(scheduler.isNeeded(new JobKey(0, 0)));
+        assertTrue(scheduler.isNeeded(new JobKey(0, 1)));
+
+        scheduler.jobEnded(first.key(), true, 1);
+
+        assertFalse(scheduler.isNeeded(new JobKey(0, 0)), "covered by the done stage 1");
+        assertFalse(scheduler.isNeeded(new JobKey(0, 1)), "done");
+        assertTrue(scheduler.isNeeded(new JobKey(1, 0)));
+        assertTrue(scheduler.isNeeded(new JobKey(LOOKAHEAD, 0)), "the first segment past the look-ahead");
+        assertTrue(scheduler.isNeeded(new JobKey(9, 1)), "far past the look-ahead");
+    }
+
+    @Test
+    void stopReleasesTheOwnerAndTheWalkerAndAnswersNoForGood() throws Exception {
+        Scheduler scheduler = new Scheduler(PLAN, LOOKAHEAD);
+        scheduler.awaitNextJob();
+        scheduler.awaitNextJob();
+        CompletableFuture<Launch> owner = inBackground(scheduler::awaitNextJob);
+        CompletableFuture<Boolean> walker = inBackground(() -> scheduler.awaitOutput(0));
+        assertStillWaiting(owner, "the owner with every worker busy");
+        assertStillWaiting(walker, "the walker before segment 0 is done");
+
+        scheduler.stop();
+
+        assertNull(result(owner, "the owner after stop"));
+        assertFalse(result(walker, "the walker after stop"));
+        scheduler.jobEnded(new JobKey(0, 1), true, 1);
+        assertFalse(scheduler.awaitOutput(0), "awaitOutput after stop, segment 0's output done");
+        assertNull(scheduler.awaitNextJob(), "awaitNextJob after stop, a worker free");
+    }
+
+    @Test
+    void noJobIsHandedOutOnceEverySegmentIsDelivered() throws Exception {
+        RequestPlan plan = new RequestPlan(0, 2, 1, 1);
+        Scheduler scheduler = new Scheduler(plan, 2);
+        for (long segment = 0; segment < 2; segment++) {
+            Launch launch = scheduler.awaitNextJob();
+            assertEquals(new JobKey(segment, 0), launch.key());
+            scheduler.jobEnded(launch.key(), true, 1);
+            assertTrue(scheduler.awaitOutput(segment));
+            scheduler.delivered(segment);
+        }
+
+        assertNull(scheduler.awaitNextJob());
+        assertEquals(0, scheduler.alive());
+    }
+}

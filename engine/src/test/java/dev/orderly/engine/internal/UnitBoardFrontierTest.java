@@ -1,0 +1,76 @@
+package dev.orderly.engine.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.orderly.api.JobKey;
+import dev.orderly.api.RequestPlan;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The dependency frontier, step by step: {@code (s, k)} may run as soon as, and not before, stage {@code k - 1} is
+ * done for every segment below {@code s}. Each case is a short, exact sequence of launches and completions where a
+ * frontier moved too little (work held back) or too far (a unit launched before what it loads) shows in the next
+ * unit the board picks.
+ */
+@Timeout(value = 10, unit = TimeUnit.SECONDS)
+class UnitBoardFrontierTest {
+
+    /** 10 segments of 2 stages. */
+    private static final RequestPlan PLAN = new RequestPlan(0, 10, 2, 2);
+
+    private static JobKey launch(UnitBoard board) {
+        JobKey key = board.next();
+        board.scheduled(key);
+        return key;
+    }
+
+    @Test
+    void aLowerStageDoneByItsOwnJobLetsTheNextSegmentsHigherStageRun() {
+        UnitBoard board = new UnitBoard(PLAN, 4);
+        assertEquals(new JobKey(0, 1), launch(board));
+        assertEquals(new JobKey(1, 0), launch(board), "(1, 1) waits for segment 0's stage 0");
+        board.done(new JobKey(0, 1), 1);
+        board.done(new JobKey(1, 0), 1);
+        assertEquals(new JobKey(1, 1), launch(board));
+
+        assertEquals(new JobKey(2, 1), board.next(),
+                "stage 0 is done in segments 0 and 1 (the second by its own job), so (2, 1) may run");
+    }
+
+    @Test
+    void aFullyDoneWindowDoesNotVouchForTheSegmentPastIt() {
+        UnitBoard board = new UnitBoard(PLAN, 3);
+        for (long segment = 0; segment < 3; segment++) {
+            JobKey key = launch(board);
+            assertEquals(new JobKey(segment, 1), key);
+            board.done(key, 1);
+        }
+        assertNull(board.next(), "the look-ahead [0, 3) is done");
+
+        board.delivered();
+        assertEquals(new JobKey(3, 1), launch(board), "segment 3 entered the look-ahead");
+        board.delivered();
+
+        assertEquals(new JobKey(4, 0), board.next(), "(4, 1) must wait for segment 3's stage 0, still running");
+    }
+
+    @Test
+    void aUnitOutsideTheLookaheadIsRefusedLoudly() {
+        UnitBoard board = new UnitBoard(PLAN, 3);
+        IllegalArgumentException past = assertThrows(IllegalArgumentException.class,
+                () -> board.scheduled(new JobKey(3, 0)));
+        assertEquals("segment 3 is outside the window [0, 3)", past.getMessage());
+
+        JobKey first = launch(board);
+        board.done(first, 1);
+        board.delivered();
+        IllegalArgumentException below = assertThrows(IllegalArgumentException.class,
+                () -> board.scheduled(new JobKey(0, 0)));
+        assertTrue(below.getMessage().contains("outside the window [1, 4)"), below.getMessage());
+    }
+}
