@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.orderly.api.JobKey;
@@ -79,26 +80,34 @@ class SchedulerTest {
         Scheduler scheduler = new Scheduler(PLAN, LOOKAHEAD);
         Launch first = scheduler.awaitNextJob();
         assertEquals(new JobKey(0, 1), first.key());
-        scheduler.jobEnded(first.key(), true, 1);
+        scheduler.jobEnded(first.key(), true, ONE_DIAL);
         return scheduler;
+    }
+
+    /** What a job that dialed once reports when it ends. */
+    private static final UnitCounts ONE_DIAL = new UnitCounts(1, 0, 0);
+
+    /** Whether the client's segment's output is ready: the walker's wait, with no deadline. */
+    private static boolean ready(Scheduler scheduler, long segment) throws InterruptedException {
+        return scheduler.awaitOutput(segment, Deadline.after(null)) == Scheduler.OutputWait.READY;
     }
 
     @Test
     void handsOutUnitsInLaunchOrderAndNoMoreThanTheWorkersAtOnce() throws Exception {
         Scheduler scheduler = new Scheduler(PLAN, LOOKAHEAD);
 
-        assertEquals(new Launch(new JobKey(0, 1), 0), scheduler.awaitNextJob());
-        assertEquals(new Launch(new JobKey(1, 0), 0), scheduler.awaitNextJob());
+        assertEquals(new Launch(new JobKey(0, 1), UnitCounts.NONE), scheduler.awaitNextJob());
+        assertEquals(new Launch(new JobKey(1, 0), UnitCounts.NONE), scheduler.awaitNextJob());
         assertEquals(2, scheduler.alive());
         assertEquals(LOOKAHEAD, scheduler.trackedSegments());
         CompletableFuture<Launch> third = inBackground(scheduler::awaitNextJob);
         assertStillWaiting(third, "a third job with 2 workers busy");
 
-        scheduler.jobEnded(new JobKey(0, 1), true, 1);
+        scheduler.jobEnded(new JobKey(0, 1), true, ONE_DIAL);
 
-        assertEquals(new Launch(new JobKey(1, 1), 0), result(third, "the next job after a worker freed up"));
+        assertEquals(new Launch(new JobKey(1, 1), UnitCounts.NONE), result(third, "the next job after a worker freed up"));
         assertEquals(2, scheduler.alive());
-        scheduler.jobEnded(new JobKey(1, 0), false, 1);
+        scheduler.jobEnded(new JobKey(1, 0), false, ONE_DIAL);
         assertEquals(1, scheduler.alive(), "a job that ended without success frees its worker too");
     }
 
@@ -113,7 +122,11 @@ class SchedulerTest {
         assertEquals(6, Scheduler.lookahead(2.0, 3));
         assertEquals(5, Scheduler.lookahead(1.5, 3));
         assertEquals(1, Scheduler.lookahead(0.01, 1));
-        assertEquals(Integer.MAX_VALUE - 8, Scheduler.lookahead(1e12, 1000));
+        assertEquals(Scheduler.MAX_LOOKAHEAD, Scheduler.lookahead(1, (int) Scheduler.MAX_LOOKAHEAD));
+        IllegalArgumentException tooFar = assertThrows(IllegalArgumentException.class,
+                () -> Scheduler.lookahead(1e12, 1000));
+        assertTrue(tooFar.getMessage().contains("lookaheadFactor 1.0E12") && tooFar.getMessage().contains("1000"),
+                tooFar.getMessage());
     }
 
     @Test
@@ -122,12 +135,12 @@ class SchedulerTest {
         Launch first = scheduler.awaitNextJob();
         Launch second = scheduler.awaitNextJob();
         assertEquals(new JobKey(1, 0), second.key());
-        CompletableFuture<Boolean> output = inBackground(() -> scheduler.awaitOutput(0));
+        CompletableFuture<Boolean> output = inBackground(() -> ready(scheduler, 0));
         assertStillWaiting(output, "awaitOutput(0) before any job ended");
 
-        scheduler.jobEnded(second.key(), true, 1);
+        scheduler.jobEnded(second.key(), true, ONE_DIAL);
         assertStillWaiting(output, "awaitOutput(0) after a unit of segment 1 was done");
-        scheduler.jobEnded(first.key(), true, 1);
+        scheduler.jobEnded(first.key(), true, ONE_DIAL);
 
         assertTrue(result(output, "awaitOutput(0) after its last stage was done"));
     }
@@ -136,9 +149,9 @@ class SchedulerTest {
     void aJobThatEndsWithoutSuccessDoesNotMakeItsUnitDone() throws Exception {
         Scheduler scheduler = new Scheduler(PLAN, LOOKAHEAD);
         Launch first = scheduler.awaitNextJob();
-        CompletableFuture<Boolean> output = inBackground(() -> scheduler.awaitOutput(0));
+        CompletableFuture<Boolean> output = inBackground(() -> ready(scheduler, 0));
 
-        scheduler.jobEnded(first.key(), false, 1);
+        scheduler.jobEnded(first.key(), false, ONE_DIAL);
 
         assertStillWaiting(output, "awaitOutput(0) after its job ended without success");
         assertTrue(scheduler.isNeeded(first.key()));
@@ -150,7 +163,7 @@ class SchedulerTest {
     void theWalkerMayAskOnlyForTheClientsSegment() throws Exception {
         Scheduler scheduler = withSegmentZeroDone();
 
-        IllegalStateException wait = assertRejected(() -> scheduler.awaitOutput(1), "awaitOutput(1)");
+        IllegalStateException wait = assertRejected(() -> ready(scheduler, 1), "awaitOutput(1)");
         IllegalStateException delivered = assertRejected(() -> {
             scheduler.delivered(1);
             return null;
@@ -163,17 +176,17 @@ class SchedulerTest {
         for (IllegalStateException e : new IllegalStateException[] {wait, delivered, rerun}) {
             assertEquals("the client reads segment 0, not 1", e.getMessage());
         }
-        assertTrue(scheduler.awaitOutput(0), "segment 0 is still the client's, and ready");
+        assertTrue(ready(scheduler, 0), "segment 0 is still the client's, and ready");
     }
 
     @Test
     void aDeliveryMovesTheClientToTheNextSegmentAndTheLookaheadWithIt() throws Exception {
         Scheduler scheduler = withSegmentZeroDone();
-        assertTrue(scheduler.awaitOutput(0));
+        assertTrue(ready(scheduler, 0));
 
         scheduler.delivered(0);
 
-        assertRejected(() -> scheduler.awaitOutput(0), "awaitOutput(0) once segment 0 was delivered");
+        assertRejected(() -> ready(scheduler, 0), "awaitOutput(0) once segment 0 was delivered");
         assertFalse(scheduler.isNeeded(new JobKey(0, 0)), "a unit of a delivered segment");
         assertTrue(scheduler.isNeeded(new JobKey(4, 0)), "a unit of the segment that entered the look-ahead");
     }
@@ -186,8 +199,8 @@ class SchedulerTest {
 
         assertTrue(scheduler.isNeeded(new JobKey(0, 1)), "the re-run unit");
         assertFalse(scheduler.isNeeded(new JobKey(0, 0)), "the stage under it stays done");
-        assertEquals(new Launch(new JobKey(0, 1), 1), scheduler.awaitNextJob(), "the re-run comes first");
-        CompletableFuture<Boolean> output = inBackground(() -> scheduler.awaitOutput(0));
+        assertEquals(new Launch(new JobKey(0, 1), ONE_DIAL), scheduler.awaitNextJob(), "the re-run comes first");
+        CompletableFuture<Boolean> output = inBackground(() -> ready(scheduler, 0));
         assertStillWaiting(output, "awaitOutput(0) while its last stage runs again");
     }
 
@@ -198,7 +211,7 @@ class SchedulerTest {
         assertTrue(scheduler.isNeeded(new JobKey(0, 0)));
         assertTrue(scheduler.isNeeded(new JobKey(0, 1)));
 
-        scheduler.jobEnded(first.key(), true, 1);
+        scheduler.jobEnded(first.key(), true, ONE_DIAL);
 
         assertFalse(scheduler.isNeeded(new JobKey(0, 0)), "covered by the done stage 1");
         assertFalse(scheduler.isNeeded(new JobKey(0, 1)), "done");
@@ -213,7 +226,7 @@ class SchedulerTest {
         scheduler.awaitNextJob();
         scheduler.awaitNextJob();
         CompletableFuture<Launch> owner = inBackground(scheduler::awaitNextJob);
-        CompletableFuture<Boolean> walker = inBackground(() -> scheduler.awaitOutput(0));
+        CompletableFuture<Boolean> walker = inBackground(() -> ready(scheduler, 0));
         assertStillWaiting(owner, "the owner with every worker busy");
         assertStillWaiting(walker, "the walker before segment 0 is done");
 
@@ -221,8 +234,8 @@ class SchedulerTest {
 
         assertNull(result(owner, "the owner after stop"));
         assertFalse(result(walker, "the walker after stop"));
-        scheduler.jobEnded(new JobKey(0, 1), true, 1);
-        assertFalse(scheduler.awaitOutput(0), "awaitOutput after stop, segment 0's output done");
+        scheduler.jobEnded(new JobKey(0, 1), true, ONE_DIAL);
+        assertFalse(ready(scheduler, 0), "awaitOutput after stop, segment 0's output done");
         assertNull(scheduler.awaitNextJob(), "awaitNextJob after stop, a worker free");
     }
 
@@ -233,8 +246,8 @@ class SchedulerTest {
         for (long segment = 0; segment < 2; segment++) {
             Launch launch = scheduler.awaitNextJob();
             assertEquals(new JobKey(segment, 0), launch.key());
-            scheduler.jobEnded(launch.key(), true, 1);
-            assertTrue(scheduler.awaitOutput(segment));
+            scheduler.jobEnded(launch.key(), true, ONE_DIAL);
+            assertTrue(ready(scheduler, segment));
             scheduler.delivered(segment);
         }
 

@@ -34,8 +34,8 @@ class UnitBoardFrontierTest {
         UnitBoard board = new UnitBoard(PLAN, 4);
         assertEquals(new JobKey(0, 1), launch(board));
         assertEquals(new JobKey(1, 0), launch(board), "(1, 1) waits for segment 0's stage 0");
-        board.done(new JobKey(0, 1), 1);
-        board.done(new JobKey(1, 0), 1);
+        board.done(new JobKey(0, 1), new UnitCounts(1, 0, 0));
+        board.done(new JobKey(1, 0), new UnitCounts(1, 0, 0));
         assertEquals(new JobKey(1, 1), launch(board));
 
         assertEquals(new JobKey(2, 1), board.next(),
@@ -48,7 +48,7 @@ class UnitBoardFrontierTest {
         for (long segment = 0; segment < 3; segment++) {
             JobKey key = launch(board);
             assertEquals(new JobKey(segment, 1), key);
-            board.done(key, 1);
+            board.done(key, new UnitCounts(1, 0, 0));
         }
         assertNull(board.next(), "the look-ahead [0, 3) is done");
 
@@ -67,7 +67,7 @@ class UnitBoardFrontierTest {
         assertEquals("segment 3 is outside the window [0, 3)", past.getMessage());
 
         JobKey first = launch(board);
-        board.done(first, 1);
+        board.done(first, new UnitCounts(1, 0, 0));
         board.delivered();
         IllegalArgumentException below = assertThrows(IllegalArgumentException.class,
                 () -> board.scheduled(new JobKey(0, 0)));
