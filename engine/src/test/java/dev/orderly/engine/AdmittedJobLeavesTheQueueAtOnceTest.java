@@ -29,8 +29,8 @@ class AdmittedJobLeavesTheQueueAtOnceTest {
     void jobsRunningOnATier2DoNotHoldTheWindowsDialSlots() {
         EngineConfig config = Fixtures.fast();
         InMemoryOutputStore store = new InMemoryOutputStore();
-        ScriptedTier2 tier2 = new ScriptedTier2(PLAN, store,
-                job -> job.attempt() == 1 ? ScriptedTier2.refused() : ScriptedTier2.AWAIT_BLOCKS);
+        StubTier2 tier2 = new StubTier2(PLAN, store,
+                job -> job.attempt() == 1 ? StubTier2.refused() : StubTier2.AWAIT_BLOCKS);
         ThreadCensus census = new ThreadCensus();
         Background run = new Background(census.engine(config), Request.of(PLAN, tier2, store, new RecordingClient()));
         try {

@@ -43,11 +43,11 @@ class AnExecutionTimeoutIsRetriedOnlyAfterTheFailureDelayTest {
                 .build();
         Tier2Exception timeout = Tier2Exception.executionTimeout("deadline exceeded");
         InMemoryOutputStore store = new InMemoryOutputStore();
-        ScriptedTier2 tier2 = new ScriptedTier2(PLAN, store, job -> {
+        StubTier2 tier2 = new StubTier2(PLAN, store, job -> {
             if (!job.key().equals(UNIT) || job.attempt() > 1) {
-                return ScriptedTier2.OK;
+                return StubTier2.OK;
             }
-            return from.equals("dial") ? ScriptedTier2.dialThrows(timeout) : ScriptedTier2.awaitThrows(timeout);
+            return from.equals("dial") ? StubTier2.dialThrows(timeout) : StubTier2.awaitThrows(timeout);
         });
         AtomicLong firstDialAt = new AtomicLong();
         AtomicLong redialAt = new AtomicLong();

@@ -46,13 +46,13 @@ class CancellationTest {
      * Segments 0 and 1 block in {@code await}, 2 blocks in {@code dial}, 3 is refused (and waits out the refused delay,
      * in the queue or on its own), 4 failed (and waits out the failure delay), the rest succeed.
      */
-    private static ScriptedTier2.Step stuckEverywhere(Job job) {
+    private static StubTier2.Step stuckEverywhere(Job job) {
         return switch ((int) job.key().segment()) {
-            case 0, 1 -> ScriptedTier2.AWAIT_BLOCKS;
-            case 2 -> ScriptedTier2.DIAL_BLOCKS;
-            case 3 -> ScriptedTier2.refused();
-            case 4 -> ScriptedTier2.awaitThrows(Tier2Exception.retryable("stream reset", null));
-            default -> ScriptedTier2.OK;
+            case 0, 1 -> StubTier2.AWAIT_BLOCKS;
+            case 2 -> StubTier2.DIAL_BLOCKS;
+            case 3 -> StubTier2.refused();
+            case 4 -> StubTier2.awaitThrows(Tier2Exception.retryable("stream reset", null));
+            default -> StubTier2.OK;
         };
     }
 
@@ -76,7 +76,7 @@ class CancellationTest {
     @ValueSource(booleans = {true, false})
     void interruptingTheCallerEndsEveryThreadAndClosesEveryCall(boolean ordered) {
         InMemoryOutputStore store = new InMemoryOutputStore();
-        ScriptedTier2 tier2 = new ScriptedTier2(PLAN, store, CancellationTest::stuckEverywhere);
+        StubTier2 tier2 = new StubTier2(PLAN, store, CancellationTest::stuckEverywhere);
         ThreadCensus census = new ThreadCensus();
         Waits waits = new Waits();
         Background run = new Background(census.engine(longDelays(ordered)),
@@ -102,13 +102,13 @@ class CancellationTest {
         JobKey fatal = new JobKey(5, 0);
         CountDownLatch othersBusy = new CountDownLatch(5);
         InMemoryOutputStore store = new InMemoryOutputStore();
-        ScriptedTier2 tier2 = new ScriptedTier2(PLAN, store, job -> {
+        StubTier2 tier2 = new StubTier2(PLAN, store, job -> {
             if (job.key().equals(fatal)) {
                 othersBusy.await();
-                return ScriptedTier2.dialThrows(Tier2Exception.fatal("module panicked", null));
+                return StubTier2.dialThrows(Tier2Exception.fatal("module panicked", null));
             }
             othersBusy.countDown();
-            return job.key().segment() % 2 == 0 ? ScriptedTier2.AWAIT_BLOCKS : ScriptedTier2.DIAL_BLOCKS;
+            return job.key().segment() % 2 == 0 ? StubTier2.AWAIT_BLOCKS : StubTier2.DIAL_BLOCKS;
         });
         ThreadCensus census = new ThreadCensus();
         Background run = new Background(census.engine(longDelays(ordered)),
@@ -128,8 +128,8 @@ class CancellationTest {
     void aClientExceptionFailsTheRequestWithItsCause(boolean ordered) {
         IOException diskFull = new IOException("disk full");
         InMemoryOutputStore store = new InMemoryOutputStore();
-        ScriptedTier2 tier2 = new ScriptedTier2(PLAN, store,
-                job -> job.key().segment() < 5 ? ScriptedTier2.OK : ScriptedTier2.AWAIT_BLOCKS);
+        StubTier2 tier2 = new StubTier2(PLAN, store,
+                job -> job.key().segment() < 5 ? StubTier2.OK : StubTier2.AWAIT_BLOCKS);
         ThreadCensus census = new ThreadCensus();
         RecordingClient recorder = new RecordingClient();
         Background run = new Background(census.engine(longDelays(ordered)),
@@ -155,12 +155,12 @@ class CancellationTest {
         CountDownLatch clientHeld = new CountDownLatch(1);
         CountDownLatch never = new CountDownLatch(1);
         InMemoryOutputStore store = new InMemoryOutputStore();
-        ScriptedTier2 tier2 = new ScriptedTier2(PLAN, store, job -> {
+        StubTier2 tier2 = new StubTier2(PLAN, store, job -> {
             if (job.key().segment() == 3) {
                 clientHeld.await();
-                return ScriptedTier2.awaitThrows(Tier2Exception.fatal("bad block", null));
+                return StubTier2.awaitThrows(Tier2Exception.fatal("bad block", null));
             }
-            return ScriptedTier2.OK;
+            return StubTier2.OK;
         });
         ThreadCensus census = new ThreadCensus();
         Background run = new Background(census.engine(longDelays(ordered)),

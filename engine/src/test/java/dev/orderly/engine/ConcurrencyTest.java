@@ -90,7 +90,7 @@ class ConcurrencyTest {
                     RequestPlan plan = new RequestPlan(0, random.nextInt(1, 16), random.nextInt(1, 3),
                             random.nextInt(1, 5));
                     InMemoryOutputStore store = new InMemoryOutputStore();
-                    ScriptedTier2 tier2 = new ScriptedTier2(plan, store, new RandomFaults(seed, 0.5));
+                    StubTier2 tier2 = new StubTier2(plan, store, new RandomFaults(seed, 0.5));
                     RecordingClient recorder = new RecordingClient();
                     long clientFailsAt = random.nextInt(8) == 0 ? random.nextLong(0, plan.endSegment()) : -1;
                     int cancelAtDial = random.nextInt(4) == 0 ? random.nextInt(1, 12) : -1;

@@ -58,13 +58,13 @@ class CoveredLowerStageIsNotRedialedTest {
         CountDownLatch release = new CountDownLatch(1);
         AtomicInteger coveredDials = new AtomicInteger();
         InMemoryOutputStore store = new InMemoryOutputStore();
-        ScriptedTier2 scripted = new ScriptedTier2(PLAN, store, job -> {
+        StubTier2 scripted = new StubTier2(PLAN, store, job -> {
             if (!job.key().equals(COVERED) || job.attempt() > 1) {
-                return ScriptedTier2.OK;
+                return StubTier2.OK;
             }
             return failure.equals("retryable error from await")
-                    ? ScriptedTier2.awaitThrows(Tier2Exception.retryable("stream reset", null))
-                    : ScriptedTier2.awaitThrows(new IllegalArgumentException("decoder bug"));
+                    ? StubTier2.awaitThrows(Tier2Exception.retryable("stream reset", null))
+                    : StubTier2.awaitThrows(new IllegalArgumentException("decoder bug"));
         });
         Tier2Client tier2 = job -> {
             if (job.key().equals(AFTER_COVERING)) {

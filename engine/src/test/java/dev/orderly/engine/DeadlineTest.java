@@ -35,8 +35,8 @@ class DeadlineTest {
     @ValueSource(booleans = {true, false})
     void aFleetThatAlwaysRefusesFailsTheRequestAtItsDeadline(boolean ordered) {
         InMemoryOutputStore store = new InMemoryOutputStore();
-        ScriptedTier2 tier2 = new ScriptedTier2(PLAN, store,
-                job -> job.key().segment() < 3 ? ScriptedTier2.OK : ScriptedTier2.refused());
+        StubTier2 tier2 = new StubTier2(PLAN, store,
+                job -> job.key().segment() < 3 ? StubTier2.OK : StubTier2.refused());
         ThreadCensus census = new ThreadCensus();
         RecordingClient client = new RecordingClient();
         Background run = new Background(census.engine(config(ordered)),
@@ -57,7 +57,7 @@ class DeadlineTest {
     @Test
     void aRequestWithinItsDeadlineDeliversEverything() throws Exception {
         InMemoryOutputStore store = new InMemoryOutputStore();
-        ScriptedTier2 tier2 = new ScriptedTier2(PLAN, store, job -> ScriptedTier2.OK);
+        StubTier2 tier2 = new StubTier2(PLAN, store, job -> StubTier2.OK);
         RecordingClient client = new RecordingClient();
 
         RequestResult result = Orderly.engine(Fixtures.fast())
@@ -71,12 +71,12 @@ class DeadlineTest {
     void aFailedRequestCarriesThePartialResult() {
         InMemoryOutputStore store = new InMemoryOutputStore();
         CountDownLatch fiveDelivered = new CountDownLatch(5);
-        ScriptedTier2 tier2 = new ScriptedTier2(PLAN, store, job -> {
+        StubTier2 tier2 = new StubTier2(PLAN, store, job -> {
             if (job.key().segment() < 5) {
-                return ScriptedTier2.OK;
+                return StubTier2.OK;
             }
             fiveDelivered.await();
-            return ScriptedTier2.dialThrows(Tier2Exception.fatal("bad module", null));
+            return StubTier2.dialThrows(Tier2Exception.fatal("bad module", null));
         });
         Background run = new Background(Orderly.engine(Fixtures.fast()),
                 Request.of(PLAN, tier2, store, (segment, output) -> fiveDelivered.countDown()));
@@ -90,8 +90,8 @@ class DeadlineTest {
     @Test
     void anInterruptedRequestCarriesThePartialResultAsASuppressedException() {
         InMemoryOutputStore store = new InMemoryOutputStore();
-        ScriptedTier2 tier2 = new ScriptedTier2(PLAN, store,
-                job -> job.key().segment() < 4 ? ScriptedTier2.OK : ScriptedTier2.AWAIT_BLOCKS);
+        StubTier2 tier2 = new StubTier2(PLAN, store,
+                job -> job.key().segment() < 4 ? StubTier2.OK : StubTier2.AWAIT_BLOCKS);
         RecordingClient client = new RecordingClient();
         Background run = new Background(Orderly.engine(Fixtures.fast()), Request.of(PLAN, tier2, store, client));
         org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> client.segments().size() == 4

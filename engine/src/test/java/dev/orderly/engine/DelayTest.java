@@ -43,13 +43,13 @@ class DelayTest {
                 .ordered(ordered)
                 .build();
         InMemoryOutputStore store = new InMemoryOutputStore();
-        ScriptedTier2 tier2 = new ScriptedTier2(PLAN, store, job -> {
+        StubTier2 tier2 = new StubTier2(PLAN, store, job -> {
             if (!job.key().equals(UNIT) || job.attempt() > 1) {
-                return ScriptedTier2.OK;
+                return StubTier2.OK;
             }
             return failure
-                    ? ScriptedTier2.awaitThrows(Tier2Exception.retryable("stream reset", null))
-                    : ScriptedTier2.refused();
+                    ? StubTier2.awaitThrows(Tier2Exception.retryable("stream reset", null))
+                    : StubTier2.refused();
         });
         AtomicLong setBackAt = new AtomicLong();
         AtomicLong redialAt = new AtomicLong();

@@ -32,7 +32,7 @@ class DeliveryTest {
             long start, long end, int stages, int workers, boolean ordered) throws Exception {
         RequestPlan plan = new RequestPlan(start, end, stages, workers);
         InMemoryOutputStore store = new InMemoryOutputStore();
-        ScriptedTier2 tier2 = new ScriptedTier2(plan, store, job -> ScriptedTier2.OK);
+        StubTier2 tier2 = new StubTier2(plan, store, job -> StubTier2.OK);
         RecordingClient client = new RecordingClient();
         EngineConfig config = ordered ? Fixtures.fast() : Fixtures.fastUnordered();
 

@@ -35,8 +35,8 @@ class FailedRequestRegressionTest {
         JobKey failing = new JobKey(2, 0);
         for (int run = 1; run <= 5_000; run++) {
             InMemoryOutputStore store = new InMemoryOutputStore();
-            ScriptedTier2 tier2 = new ScriptedTier2(plan, store, job -> job.key().equals(failing)
-                    ? ScriptedTier2.awaitThrows(Tier2Exception.fatal("bad module", null)) : ScriptedTier2.OK);
+            StubTier2 tier2 = new StubTier2(plan, store, job -> job.key().equals(failing)
+                    ? StubTier2.awaitThrows(Tier2Exception.fatal("bad module", null)) : StubTier2.OK);
 
             Throwable thrown = new Background(Orderly.engine(config),
                     Request.of(plan, tier2, store, new RecordingClient())).failure(10);

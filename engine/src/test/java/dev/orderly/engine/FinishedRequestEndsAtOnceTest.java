@@ -55,16 +55,16 @@ class FinishedRequestEndsAtOnceTest {
                 }
             }
         };
-        ScriptedTier2.Script script = job -> {
+        StubTier2.Script script = job -> {
             if (job.key().equals(COVERED)) {
-                return ScriptedTier2.AWAIT_BLOCKS;
+                return StubTier2.AWAIT_BLOCKS;
             }
             if (job.key().equals(FIRST_OUTPUT)) {
                 // Nothing can cover (1, 0) before (0, 1) is done: holding it here makes sure (1, 0) was admitted
                 // (and goes on to block in await) rather than found unneeded before it dialed.
                 coveredAdmitted.await();
             }
-            return ScriptedTier2.OK;
+            return StubTier2.OK;
         };
 
         RequestResult result = runToTheEndLeavingNothing(ordered, script, listener);
@@ -85,10 +85,10 @@ class FinishedRequestEndsAtOnceTest {
             }
         };
         AtomicReference<Thread> coveredJob = new AtomicReference<>();
-        ScriptedTier2.Script script = job -> {
+        StubTier2.Script script = job -> {
             if (job.key().equals(COVERED)) {
                 coveredJob.set(Thread.currentThread());
-                return ScriptedTier2.awaitThrows(Tier2Exception.retryable("stream reset", null));
+                return StubTier2.awaitThrows(Tier2Exception.retryable("stream reset", null));
             }
             if (job.key().equals(FIRST_OUTPUT)) {
                 // Nothing can cover (1, 0) before (0, 1) is done: holding it until (1, 0) failed and sits in a timed
@@ -98,7 +98,7 @@ class FinishedRequestEndsAtOnceTest {
                 await().atMost(Duration.ofSeconds(10))
                         .until(() -> coveredJob.get().getState() == Thread.State.TIMED_WAITING);
             }
-            return ScriptedTier2.OK;
+            return StubTier2.OK;
         };
 
         RequestResult result = runToTheEndLeavingNothing(ordered, script, listener);
@@ -110,10 +110,10 @@ class FinishedRequestEndsAtOnceTest {
      * Runs the plan on {@code script}, failing if {@code run} takes 10 s (a run still going then is interrupted, so
      * the test leaves no thread), and checks both segments were delivered and nothing of the request is left.
      */
-    private static RequestResult runToTheEndLeavingNothing(boolean ordered, ScriptedTier2.Script script,
+    private static RequestResult runToTheEndLeavingNothing(boolean ordered, StubTier2.Script script,
             RequestListener listener) throws Throwable {
         InMemoryOutputStore store = new InMemoryOutputStore();
-        ScriptedTier2 tier2 = new ScriptedTier2(PLAN, store, script);
+        StubTier2 tier2 = new StubTier2(PLAN, store, script);
         RecordingClient client = new RecordingClient();
         ThreadCensus census = new ThreadCensus();
         Background run = new Background(census.engine(hourLongDelays(ordered)),

@@ -36,7 +36,7 @@ class HigherStagesRunAheadWithinTheLookaheadTest {
         EngineConfig config = (ordered ? Fixtures.fast() : Fixtures.fastUnordered()).toBuilder()
                 .lookaheadFactor(2.0).build();
         InMemoryOutputStore store = new InMemoryOutputStore();
-        ScriptedTier2 tier2 = new ScriptedTier2(PLAN, store, job -> ScriptedTier2.OK);
+        StubTier2 tier2 = new StubTier2(PLAN, store, job -> StubTier2.OK);
         RecordingClient recorder = new RecordingClient();
         CountDownLatch release = new CountDownLatch(1);
         Background run = new Background(Orderly.engine(config), Request.of(PLAN, tier2, store, (segment, output) -> {
@@ -60,7 +60,7 @@ class HigherStagesRunAheadWithinTheLookaheadTest {
         assertEquals(List.of(), tier2.dependencyViolations());
     }
 
-    private static List<Long> lastStageSegmentsDialed(ScriptedTier2 tier2) {
+    private static List<Long> lastStageSegmentsDialed(StubTier2 tier2) {
         return tier2.dials().stream()
                 .filter(j -> j.key().stage() == PLAN.lastStage())
                 .map(j -> j.key().segment())

@@ -35,14 +35,14 @@ class Issue9RegressionTest {
      * on a slow start, the higher stage would be launched first and shadow it), and the cover always comes while the
      * covered job is alive.
      */
-    private static ScriptedTier2.Step coveredFirst(dev.orderly.api.Job job, JobKey covered,
-            CountDownLatch coveredDialed, ScriptedTier2.Step step) throws InterruptedException {
+    private static StubTier2.Step coveredFirst(dev.orderly.api.Job job, JobKey covered,
+            CountDownLatch coveredDialed, StubTier2.Step step) throws InterruptedException {
         if (job.key().equals(covered)) {
             coveredDialed.countDown();
             return step;
         }
         coveredDialed.await();
-        return ScriptedTier2.OK;
+        return StubTier2.OK;
     }
 
     /** Defect 5: a caller whose interrupt is pending when it calls run gets InterruptedException, nothing dialed. */
@@ -51,7 +51,7 @@ class Issue9RegressionTest {
     void aPendingInterruptStillDials(boolean ordered) throws Exception {
         RequestPlan plan = new RequestPlan(0, 50, 2, 8);
         InMemoryOutputStore store = new InMemoryOutputStore();
-        ScriptedTier2 tier2 = new ScriptedTier2(plan, store, job -> ScriptedTier2.AWAIT_BLOCKS);
+        StubTier2 tier2 = new StubTier2(plan, store, job -> StubTier2.AWAIT_BLOCKS);
         ThreadCensus census = new ThreadCensus();
         CompletableFuture<Throwable> thrown = new CompletableFuture<>();
         Thread.ofVirtual().start(() -> {
@@ -81,8 +81,8 @@ class Issue9RegressionTest {
         JobKey covered = new JobKey(1, 0);
         InMemoryOutputStore store = new InMemoryOutputStore();
         CountDownLatch coveredDialed = new CountDownLatch(1);
-        ScriptedTier2 tier2 = new ScriptedTier2(plan, store, job -> coveredFirst(job, covered, coveredDialed,
-                ScriptedTier2.AWAIT_BLOCKS));
+        StubTier2 tier2 = new StubTier2(plan, store, job -> coveredFirst(job, covered, coveredDialed,
+                StubTier2.AWAIT_BLOCKS));
         CountDownLatch clientHolds = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         RecordingClient recorder = new RecordingClient();
@@ -114,7 +114,7 @@ class Issue9RegressionTest {
     @ParameterizedTest(name = "ordered={0}")
     @ValueSource(booleans = {true, false})
     void aCoveredJobBlockedInDialIsCancelledToo(boolean ordered) throws Throwable {
-        runWithACoveredUnit(config(ordered), ScriptedTier2.DIAL_BLOCKS);
+        runWithACoveredUnit(config(ordered), StubTier2.DIAL_BLOCKS);
     }
 
     /** Defect 1, a delay: a covered unit sitting out a minute-long failure delay stops at once. */
@@ -122,16 +122,16 @@ class Issue9RegressionTest {
     @ValueSource(booleans = {true, false})
     void aCoveredJobSittingOutADelayStopsAtOnce(boolean ordered) throws Throwable {
         runWithACoveredUnit(config(ordered).toBuilder().failureDelay(Duration.ofMinutes(1)).build(),
-                ScriptedTier2.awaitThrows(Tier2Exception.retryable("stream reset", null)));
+                StubTier2.awaitThrows(Tier2Exception.retryable("stream reset", null)));
     }
 
     /** Plan (0, 2, 2, 2) where (1, 0) does {@code step} and is covered by (1, 1): run returns, nothing is left. */
-    private static void runWithACoveredUnit(EngineConfig config, ScriptedTier2.Step step) throws Throwable {
+    private static void runWithACoveredUnit(EngineConfig config, StubTier2.Step step) throws Throwable {
         RequestPlan plan = new RequestPlan(0, 2, 2, 2);
         JobKey covered = new JobKey(1, 0);
         InMemoryOutputStore store = new InMemoryOutputStore();
         CountDownLatch coveredDialed = new CountDownLatch(1);
-        ScriptedTier2 tier2 = new ScriptedTier2(plan, store, job -> coveredFirst(job, covered, coveredDialed, step));
+        StubTier2 tier2 = new StubTier2(plan, store, job -> coveredFirst(job, covered, coveredDialed, step));
         ThreadCensus census = new ThreadCensus();
 
         RequestResult result = new Background(census.engine(config),
@@ -153,11 +153,11 @@ class Issue9RegressionTest {
     void giveUpCountersResetOnARerun(boolean ordered) {
         RequestPlan plan = new RequestPlan(0, 14, 3, 4);
         JobKey unit = new JobKey(12, 2);
-        ScriptedTier2.Step timeout = ScriptedTier2.awaitThrows(Tier2Exception.executionTimeout("deadline exceeded"));
-        ScriptedTier2.Step[] script = {timeout, ScriptedTier2.OK_WITHOUT_OUTPUT, timeout};
+        StubTier2.Step timeout = StubTier2.awaitThrows(Tier2Exception.executionTimeout("deadline exceeded"));
+        StubTier2.Step[] script = {timeout, StubTier2.OK_WITHOUT_OUTPUT, timeout};
         InMemoryOutputStore store = new InMemoryOutputStore();
-        ScriptedTier2 tier2 = new ScriptedTier2(plan, store, job -> job.key().equals(unit)
-                && job.attempt() <= script.length ? script[job.attempt() - 1] : ScriptedTier2.OK);
+        StubTier2 tier2 = new StubTier2(plan, store, job -> job.key().equals(unit)
+                && job.attempt() <= script.length ? script[job.attempt() - 1] : StubTier2.OK);
         EngineConfig twoTimeouts = config(ordered).toBuilder().maxExecutionTimeouts(2).build();
 
         Throwable thrown = new Background(Orderly.engine(twoTimeouts),
@@ -177,8 +177,8 @@ class Issue9RegressionTest {
     void aLookaheadBeyondTheBoundIsRejectedBeforeAnythingRuns() {
         RequestPlan plan = new RequestPlan(0, 1_000_000_000L, 1, 2_000);
         InMemoryOutputStore store = new InMemoryOutputStore();
-        ScriptedTier2 tier2 = new ScriptedTier2(plan, store,
-                job -> ScriptedTier2.dialThrows(Tier2Exception.fatal("must not be dialed", null)));
+        StubTier2 tier2 = new StubTier2(plan, store,
+                job -> StubTier2.dialThrows(Tier2Exception.fatal("must not be dialed", null)));
         EngineConfig huge = Fixtures.fast().toBuilder().lookaheadFactor(1000).build();
 
         IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
@@ -195,7 +195,7 @@ class Issue9RegressionTest {
     void anOutputStoreReturningNullGivesAnInternalNpeMessage() {
         RequestPlan plan = new RequestPlan(0, 5, 1, 2);
         InMemoryOutputStore store = new InMemoryOutputStore();
-        ScriptedTier2 tier2 = new ScriptedTier2(plan, store, job -> ScriptedTier2.OK);
+        StubTier2 tier2 = new StubTier2(plan, store, job -> StubTier2.OK);
         dev.orderly.api.OutputStore broken = segment -> segment == 3 ? null : store.read(segment);
 
         Throwable thrown = new Background(Orderly.engine(Fixtures.fast()),
@@ -214,11 +214,11 @@ class Issue9RegressionTest {
         RequestPlan plan = new RequestPlan(0, 6, 2, 2);
         JobKey unit = new JobKey(2, 1);
         InMemoryOutputStore store = new InMemoryOutputStore();
-        ScriptedTier2 tier2 = new ScriptedTier2(plan, store, job -> {
+        StubTier2 tier2 = new StubTier2(plan, store, job -> {
             if (job.key().equals(unit)) {
                 throw new StackOverflowError("deep module");
             }
-            return ScriptedTier2.OK;
+            return StubTier2.OK;
         });
 
         Throwable thrown = new Background(Orderly.engine(config(ordered)),

@@ -48,9 +48,9 @@ class ListenerHearsOfEveryFailedJobTest {
         return ordered ? Fixtures.fast() : Fixtures.fastUnordered();
     }
 
-    private static ScriptedTier2 tier2(InMemoryOutputStore store, ScriptedTier2.Step first) {
-        return new ScriptedTier2(PLAN, store, job -> job.key().equals(UNIT) && job.attempt() == 1
-                ? first : ScriptedTier2.OK);
+    private static StubTier2 tier2(InMemoryOutputStore store, StubTier2.Step first) {
+        return new StubTier2(PLAN, store, job -> job.key().equals(UNIT) && job.attempt() == 1
+                ? first : StubTier2.OK);
     }
 
     @ParameterizedTest(name = "ordered={0}")
@@ -61,7 +61,7 @@ class ListenerHearsOfEveryFailedJobTest {
         Failures failures = new Failures();
 
         RequestResult result = Orderly.engine(config(ordered)).run(
-                Request.of(PLAN, tier2(store, ScriptedTier2.awaitThrows(timeout)), store, new RecordingClient())
+                Request.of(PLAN, tier2(store, StubTier2.awaitThrows(timeout)), store, new RecordingClient())
                         .withListener(failures));
 
         assertEquals(1, result.executionTimeouts());
@@ -80,7 +80,7 @@ class ListenerHearsOfEveryFailedJobTest {
         Failures failures = new Failures();
 
         RequestFailedException failure = assertThrows(RequestFailedException.class, () -> Orderly.engine(
-                config(ordered)).run(Request.of(PLAN, tier2(store, ScriptedTier2.awaitThrows(fatal)), store,
+                config(ordered)).run(Request.of(PLAN, tier2(store, StubTier2.awaitThrows(fatal)), store,
                 new RecordingClient()).withListener(failures)));
 
         assertSame(fatal, failure.getCause());
@@ -97,7 +97,7 @@ class ListenerHearsOfEveryFailedJobTest {
         Failures failures = new Failures();
 
         RequestFailedException failure = assertThrows(RequestFailedException.class, () -> Orderly.engine(
-                config(ordered)).run(Request.of(PLAN, tier2(store, ScriptedTier2.dialThrows(bug)), store,
+                config(ordered)).run(Request.of(PLAN, tier2(store, StubTier2.dialThrows(bug)), store,
                 new RecordingClient()).withListener(failures)));
 
         assertEquals(1, failures.seen.size(), "onFailed calls: " + failures.seen);

@@ -32,14 +32,14 @@ class ListenerTest {
     private static final RequestPlan PLAN = new RequestPlan(0, 30, 2, 4);
 
     /** Refused on the first dial, a retryable failure on the second, then OK; one missing output. */
-    private static ScriptedTier2.Step bumpy(Job job) {
+    private static StubTier2.Step bumpy(Job job) {
         if (job.key().equals(new JobKey(7, 1)) && job.attempt() == 3) {
-            return ScriptedTier2.OK_WITHOUT_OUTPUT;
+            return StubTier2.OK_WITHOUT_OUTPUT;
         }
         return switch (job.attempt()) {
-            case 1 -> ScriptedTier2.refused();
-            case 2 -> ScriptedTier2.awaitThrows(Tier2Exception.retryable("stream reset", null));
-            default -> ScriptedTier2.OK;
+            case 1 -> StubTier2.refused();
+            case 2 -> StubTier2.awaitThrows(Tier2Exception.retryable("stream reset", null));
+            default -> StubTier2.OK;
         };
     }
 
@@ -104,7 +104,7 @@ class ListenerTest {
     @ValueSource(booleans = {true, false})
     void eventsAddUpToTheResultAndJobEventsCarryTheMdc(boolean ordered) throws Exception {
         InMemoryOutputStore store = new InMemoryOutputStore();
-        ScriptedTier2 tier2 = new ScriptedTier2(PLAN, store, ListenerTest::bumpy);
+        StubTier2 tier2 = new StubTier2(PLAN, store, ListenerTest::bumpy);
         Counting events = new Counting();
 
         RequestResult result = Orderly.engine(ordered ? Fixtures.fast() : Fixtures.fastUnordered())
@@ -130,7 +130,7 @@ class ListenerTest {
     @Test
     void aListenerThatThrowsFromEveryEventNeverBreaksTheRequest() throws Exception {
         InMemoryOutputStore store = new InMemoryOutputStore();
-        ScriptedTier2 tier2 = new ScriptedTier2(PLAN, store, ListenerTest::bumpy);
+        StubTier2 tier2 = new StubTier2(PLAN, store, ListenerTest::bumpy);
         AtomicInteger calls = new AtomicInteger();
         RequestListener hostile = new RequestListener() {
             private void boom() {

@@ -31,11 +31,11 @@ class LoggingTest {
     @Test
     void jobLinesCarryRequestSegmentAndStageInTheMdcAndEachRequestLogsOneSummary() throws Exception {
         InMemoryOutputStore store = new InMemoryOutputStore();
-        ScriptedTier2 tier2 = new ScriptedTier2(PLAN, store, job -> switch (job.attempt()) {
-            case 1 -> job.key().segment() % 3 == 0 ? ScriptedTier2.refused() : ScriptedTier2.OK;
+        StubTier2 tier2 = new StubTier2(PLAN, store, job -> switch (job.attempt()) {
+            case 1 -> job.key().segment() % 3 == 0 ? StubTier2.refused() : StubTier2.OK;
             case 2 -> job.key().segment() % 3 == 0
-                    ? ScriptedTier2.awaitThrows(Tier2Exception.retryable("stream reset", null)) : ScriptedTier2.OK;
-            default -> ScriptedTier2.OK;
+                    ? StubTier2.awaitThrows(Tier2Exception.retryable("stream reset", null)) : StubTier2.OK;
+            default -> StubTier2.OK;
         });
         LogCapture.start();
 
@@ -61,7 +61,7 @@ class LoggingTest {
                 summaries.get(0).message());
     }
 
-    private static long countRefusedOrFailed(ScriptedTier2 tier2) {
+    private static long countRefusedOrFailed(StubTier2 tier2) {
         return tier2.dials().stream().filter(j -> j.key().segment() % 3 == 0 && j.attempt() <= 2).count();
     }
 
@@ -69,8 +69,8 @@ class LoggingTest {
     void aFailedRequestLogsOneSummaryNamingTheFailure() {
         InMemoryOutputStore store = new InMemoryOutputStore();
         JobKey unit = new JobKey(4, 1);
-        ScriptedTier2 tier2 = new ScriptedTier2(PLAN, store, job -> job.key().equals(unit)
-                ? ScriptedTier2.awaitThrows(Tier2Exception.fatal("bad module", null)) : ScriptedTier2.OK);
+        StubTier2 tier2 = new StubTier2(PLAN, store, job -> job.key().equals(unit)
+                ? StubTier2.awaitThrows(Tier2Exception.fatal("bad module", null)) : StubTier2.OK);
         LogCapture.start();
 
         assertThrows(RequestFailedException.class, () -> Orderly.engine(Fixtures.fast())
@@ -89,7 +89,7 @@ class LoggingTest {
     @Test
     void aThrowingListenerLogsAFullStackTracePerEvent() throws Exception {
         InMemoryOutputStore store = new InMemoryOutputStore();
-        ScriptedTier2 tier2 = new ScriptedTier2(PLAN, store, job -> ScriptedTier2.OK);
+        StubTier2 tier2 = new StubTier2(PLAN, store, job -> StubTier2.OK);
         java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
         dev.orderly.api.RequestListener hostile = new dev.orderly.api.RequestListener() {
             @Override

@@ -8,7 +8,7 @@ import java.util.SplittableRandom;
  * A reproducible fault script: what a dial does depends only on the seed, the unit and the attempt, never on the
  * order in which threads happen to dial, so a failing seed replays the same faults.
  */
-final class RandomFaults implements ScriptedTier2.Script {
+final class RandomFaults implements StubTier2.Script {
 
     private final long seed;
     private final double faultRate;
@@ -20,35 +20,35 @@ final class RandomFaults implements ScriptedTier2.Script {
     }
 
     @Override
-    public ScriptedTier2.Step step(Job job) {
+    public StubTier2.Step step(Job job) {
         SplittableRandom random = new SplittableRandom(
                 seed * 0x9E3779B97F4A7C15L ^ job.key().segment() * 0xBF58476D1CE4E5B9L
                         ^ (long) job.key().stage() * 0x94D049BB133111EBL ^ job.attempt());
         double p = random.nextDouble() / faultRate;
         if (p < 0.15) {
-            return ScriptedTier2.refused();
+            return StubTier2.refused();
         }
         if (p < 0.20) {
-            return ScriptedTier2.unreachable();
+            return StubTier2.unreachable();
         }
         if (p < 0.23) {
-            return ScriptedTier2.dialThrows(Tier2Exception.retryable("connection reset", null));
+            return StubTier2.dialThrows(Tier2Exception.retryable("connection reset", null));
         }
         if (p < 0.27) {
-            return ScriptedTier2.awaitThrows(Tier2Exception.retryable("stream reset", null));
+            return StubTier2.awaitThrows(Tier2Exception.retryable("stream reset", null));
         }
         if (p < 0.29) {
-            return ScriptedTier2.awaitThrows(Tier2Exception.executionTimeout("deadline exceeded"));
+            return StubTier2.awaitThrows(Tier2Exception.executionTimeout("deadline exceeded"));
         }
         if (p < 0.30) {
-            return ScriptedTier2.OK_WITHOUT_OUTPUT;
+            return StubTier2.OK_WITHOUT_OUTPUT;
         }
         if (p < 0.303) {
-            return ScriptedTier2.awaitThrows(Tier2Exception.fatal("module panicked", null));
+            return StubTier2.awaitThrows(Tier2Exception.fatal("module panicked", null));
         }
         if (p < 0.305) {
-            return ScriptedTier2.dialThrows(new IllegalStateException("client bug"));
+            return StubTier2.dialThrows(new IllegalStateException("client bug"));
         }
-        return ScriptedTier2.OK;
+        return StubTier2.OK;
     }
 }

@@ -45,7 +45,7 @@ class RandomizedFaultsTest {
                     .ordered(ordered)
                     .build();
             InMemoryOutputStore store = new InMemoryOutputStore();
-            ScriptedTier2 tier2 = new ScriptedTier2(plan, store, new RandomFaults(seed, 1.0));
+            StubTier2 tier2 = new StubTier2(plan, store, new RandomFaults(seed, 1.0));
             RecordingClient client = new RecordingClient();
             String where = "seed " + seed + ", " + plan;
             try {

@@ -20,7 +20,7 @@ final class RecordingClient implements SegmentConsumer {
             overlaps.incrementAndGet();
         }
         try {
-            if (!Arrays.equals(output, ScriptedTier2.outputOf(segment))) {
+            if (!Arrays.equals(output, StubTier2.outputOf(segment))) {
                 wrongOutputs.add("segment " + segment);
             }
             segments.add(segment);

@@ -40,7 +40,7 @@ class RefusedDelayAndFreedSlotTest {
                 if (segment == 0) {
                     refusedJoined.await();
                 }
-                store.write(segment, ScriptedTier2.outputOf(segment));
+                store.write(segment, StubTier2.outputOf(segment));
             };
             return call;
         };

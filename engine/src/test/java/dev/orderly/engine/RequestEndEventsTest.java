@@ -91,7 +91,7 @@ class RequestEndEventsTest {
     void aRequestThatDeliversEverySegmentEndsWithDoneCarryingTheResultRunReturns(boolean ordered) throws Exception {
         RequestPlan plan = new RequestPlan(0, 8, 2, 3);
         InMemoryOutputStore store = new InMemoryOutputStore();
-        ScriptedTier2 tier2 = new ScriptedTier2(plan, store, job -> ScriptedTier2.OK);
+        StubTier2 tier2 = new StubTier2(plan, store, job -> StubTier2.OK);
         Story story = new Story();
 
         RequestResult result = Orderly.engine(ordered ? Fixtures.fast() : Fixtures.fastUnordered())
@@ -106,9 +106,9 @@ class RequestEndEventsTest {
     void aRequestThatFailsEndsWithFailedCarryingTheExceptionRunThrowsAndTheFiguresSoFar() {
         RequestPlan plan = new RequestPlan(0, 4, 1, 1);
         InMemoryOutputStore store = new InMemoryOutputStore();
-        ScriptedTier2 tier2 = new ScriptedTier2(plan, store, job -> job.key().segment() == 2
-                ? ScriptedTier2.dialThrows(Tier2Exception.fatal("bad request", null))
-                : ScriptedTier2.OK);
+        StubTier2 tier2 = new StubTier2(plan, store, job -> job.key().segment() == 2
+                ? StubTier2.dialThrows(Tier2Exception.fatal("bad request", null))
+                : StubTier2.OK);
         Story story = new Story();
         RecordingClient recorder = new RecordingClient();
 
@@ -129,7 +129,7 @@ class RequestEndEventsTest {
     void anInterruptedRequestEndsWithCancelled() throws Exception {
         RequestPlan plan = new RequestPlan(0, 4, 1, 2);
         InMemoryOutputStore store = new InMemoryOutputStore();
-        ScriptedTier2 tier2 = new ScriptedTier2(plan, store, job -> ScriptedTier2.AWAIT_BLOCKS);
+        StubTier2 tier2 = new StubTier2(plan, store, job -> StubTier2.AWAIT_BLOCKS);
         Story story = new Story();
         Background run = new Background(Orderly.engine(Fixtures.fast()),
                 Request.of(plan, tier2, store, new RecordingClient()).withListener(story));
@@ -154,16 +154,16 @@ class RequestEndEventsTest {
         CountDownLatch shadowedDialed = new CountDownLatch(1);
         CountDownLatch delivered = new CountDownLatch(1);
         InMemoryOutputStore store = new InMemoryOutputStore();
-        ScriptedTier2 tier2 = new ScriptedTier2(plan, store, job -> {
+        StubTier2 tier2 = new StubTier2(plan, store, job -> {
             if (job.key().equals(new JobKey(0, 1))) {
                 shadowedDialed.await();
             }
             if (job.key().equals(shadowed)) {
                 shadowedDialed.countDown();
                 delivered.await();
-                return ScriptedTier2.dialThrows(Tier2Exception.retryable("late failure", null));
+                return StubTier2.dialThrows(Tier2Exception.retryable("late failure", null));
             }
-            return ScriptedTier2.OK;
+            return StubTier2.OK;
         });
         Story story = new Story();
         RecordingClient recorder = new RecordingClient();
@@ -185,7 +185,7 @@ class RequestEndEventsTest {
     void aListenerThatThrowsFromTheEndEventDoesNotChangeWhatRunReturns() throws Exception {
         RequestPlan plan = new RequestPlan(0, 3, 1, 2);
         InMemoryOutputStore store = new InMemoryOutputStore();
-        ScriptedTier2 tier2 = new ScriptedTier2(plan, store, job -> ScriptedTier2.OK);
+        StubTier2 tier2 = new StubTier2(plan, store, job -> StubTier2.OK);
 
         RequestResult result = Orderly.engine(Fixtures.fast()).run(Request.of(plan, tier2, store,
                 new RecordingClient()).withListener(new RequestListener() {

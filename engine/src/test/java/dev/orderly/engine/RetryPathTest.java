@@ -36,10 +36,10 @@ class RetryPathTest {
     }
 
     /** Runs {@link #PLAN} where {@link #UNIT}'s dials follow {@code script} (by attempt) and every other dial is OK. */
-    private static Outcome run(boolean ordered, ScriptedTier2.Step... script) throws InterruptedException {
+    private static Outcome run(boolean ordered, StubTier2.Step... script) throws InterruptedException {
         InMemoryOutputStore store = new InMemoryOutputStore();
-        ScriptedTier2 tier2 = new ScriptedTier2(PLAN, store, job -> job.key().equals(UNIT)
-                && job.attempt() <= script.length ? script[job.attempt() - 1] : ScriptedTier2.OK);
+        StubTier2 tier2 = new StubTier2(PLAN, store, job -> job.key().equals(UNIT)
+                && job.attempt() <= script.length ? script[job.attempt() - 1] : StubTier2.OK);
         RecordingClient client = new RecordingClient();
         try {
             RequestResult result = Orderly.engine(config(ordered)).run(Request.of(PLAN, tier2, store, client));
@@ -49,7 +49,7 @@ class RetryPathTest {
         }
     }
 
-    private record Outcome(ScriptedTier2 tier2, RecordingClient client, RequestResult result,
+    private record Outcome(StubTier2 tier2, RecordingClient client, RequestResult result,
             RequestFailedException failure) {
 
         void assertDeliveredEverything() {
@@ -64,18 +64,18 @@ class RetryPathTest {
         }
     }
 
-    private static ScriptedTier2.Step[] times(int n, ScriptedTier2.Step step) {
-        ScriptedTier2.Step[] steps = new ScriptedTier2.Step[n];
+    private static StubTier2.Step[] times(int n, StubTier2.Step step) {
+        StubTier2.Step[] steps = new StubTier2.Step[n];
         java.util.Arrays.fill(steps, step);
         return steps;
     }
 
-    private static final ScriptedTier2.Step STREAM_RESET =
-            ScriptedTier2.awaitThrows(Tier2Exception.retryable("stream reset", null));
-    private static final ScriptedTier2.Step DIAL_RETRYABLE =
-            ScriptedTier2.dialThrows(Tier2Exception.retryable("stream reset", null));
-    private static final ScriptedTier2.Step TIMEOUT =
-            ScriptedTier2.awaitThrows(Tier2Exception.executionTimeout("deadline exceeded"));
+    private static final StubTier2.Step STREAM_RESET =
+            StubTier2.awaitThrows(Tier2Exception.retryable("stream reset", null));
+    private static final StubTier2.Step DIAL_RETRYABLE =
+            StubTier2.dialThrows(Tier2Exception.retryable("stream reset", null));
+    private static final StubTier2.Step TIMEOUT =
+            StubTier2.awaitThrows(Tier2Exception.executionTimeout("deadline exceeded"));
 
     @ParameterizedTest(name = "ordered={0}")
     @ValueSource(booleans = {true, false})
@@ -92,7 +92,7 @@ class RetryPathTest {
     @ValueSource(booleans = {true, false})
     void fiveRetryableFailuresFailTheRequestNamingUnitCountAndLastError(boolean ordered) throws Exception {
         Outcome outcome = run(ordered, STREAM_RESET, DIAL_RETRYABLE, STREAM_RESET, DIAL_RETRYABLE, STREAM_RESET,
-                ScriptedTier2.OK);
+                StubTier2.OK);
 
         RequestFailedException failure = outcome.failure();
         assertEquals("segment 12 stage 2 failed 5 times, giving up: stream reset", failure.getMessage());
@@ -118,8 +118,8 @@ class RetryPathTest {
     @ValueSource(booleans = {true, false})
     void twoExecutionTimeoutsFailTheRequest(boolean ordered) throws Exception {
         Outcome outcome = run(ordered, TIMEOUT,
-                ScriptedTier2.dialThrows(Tier2Exception.executionTimeout("deadline exceeded on dial")),
-                ScriptedTier2.OK);
+                StubTier2.dialThrows(Tier2Exception.executionTimeout("deadline exceeded on dial")),
+                StubTier2.OK);
 
         RequestFailedException failure = outcome.failure();
         assertEquals("segment 12 stage 2 timed out 2 times, giving up: deadline exceeded on dial",
@@ -142,9 +142,9 @@ class RetryPathTest {
     @ParameterizedTest(name = "ordered={0}")
     @ValueSource(booleans = {true, false})
     void fortyRefusalsCostNothing(boolean ordered) throws Exception {
-        ScriptedTier2.Step[] script = new ScriptedTier2.Step[40];
+        StubTier2.Step[] script = new StubTier2.Step[40];
         for (int i = 0; i < script.length; i++) {
-            script[i] = i % 2 == 0 ? ScriptedTier2.refused() : ScriptedTier2.unreachable();
+            script[i] = i % 2 == 0 ? StubTier2.refused() : StubTier2.unreachable();
         }
         Outcome outcome = run(ordered, script);
 
@@ -159,14 +159,14 @@ class RetryPathTest {
     @ParameterizedTest(name = "ordered={0}")
     @ValueSource(booleans = {true, false})
     void aFailedJobThatIsRefusedOnTheWayBackKeepsItsFailureCounted(boolean ordered) throws Exception {
-        List<ScriptedTier2.Step> script = new java.util.ArrayList<>();
+        List<StubTier2.Step> script = new java.util.ArrayList<>();
         for (int i = 0; i < 4; i++) {
             script.add(STREAM_RESET);
-            script.add(ScriptedTier2.refused());
-            script.add(ScriptedTier2.refused());
+            script.add(StubTier2.refused());
+            script.add(StubTier2.refused());
         }
         script.add(STREAM_RESET);
-        Outcome outcome = run(ordered, script.toArray(ScriptedTier2.Step[]::new));
+        Outcome outcome = run(ordered, script.toArray(StubTier2.Step[]::new));
 
         assertEquals("segment 12 stage 2 failed 5 times, giving up: stream reset", outcome.failure().getMessage());
         assertEquals(13, outcome.tier2().dialsOf(UNIT));
@@ -176,7 +176,7 @@ class RetryPathTest {
     @ParameterizedTest(name = "ordered={0}")
     @ValueSource(booleans = {true, false})
     void aFatalErrorFailsTheRequestAtOnce(boolean ordered) throws Exception {
-        Outcome outcome = run(ordered, ScriptedTier2.awaitThrows(Tier2Exception.fatal("bad module", null)));
+        Outcome outcome = run(ordered, StubTier2.awaitThrows(Tier2Exception.fatal("bad module", null)));
 
         RequestFailedException failure = outcome.failure();
         assertEquals("segment 12 stage 2 failed fatally on attempt 1, giving up: bad module", failure.getMessage());
@@ -189,7 +189,7 @@ class RetryPathTest {
     @ValueSource(booleans = {true, false})
     void aRuntimeExceptionFromDialIsFatal(boolean ordered) throws Exception {
         IllegalStateException bug = new IllegalStateException("client bug");
-        Outcome outcome = run(ordered, ScriptedTier2.dialThrows(bug));
+        Outcome outcome = run(ordered, StubTier2.dialThrows(bug));
 
         RequestFailedException failure = outcome.failure();
         assertEquals(Optional.of(UNIT), failure.key());
@@ -206,7 +206,7 @@ class RetryPathTest {
     @ParameterizedTest(name = "ordered={0}")
     @ValueSource(booleans = {true, false})
     void aRuntimeExceptionFromAwaitIsFatalAndTheCallIsClosed(boolean ordered) throws Exception {
-        Outcome outcome = run(ordered, ScriptedTier2.awaitThrows(new IllegalArgumentException("decoder bug")));
+        Outcome outcome = run(ordered, StubTier2.awaitThrows(new IllegalArgumentException("decoder bug")));
 
         RequestFailedException failure = outcome.failure();
         assertEquals(Optional.of(UNIT), failure.key());
@@ -220,8 +220,8 @@ class RetryPathTest {
     void maxFailuresComesFromTheConfig(boolean ordered) {
         EngineConfig oneFailure = config(ordered).toBuilder().maxFailures(1).build();
         InMemoryOutputStore store = new InMemoryOutputStore();
-        ScriptedTier2 tier2 = new ScriptedTier2(PLAN, store,
-                job -> job.key().equals(UNIT) ? STREAM_RESET : ScriptedTier2.OK);
+        StubTier2 tier2 = new StubTier2(PLAN, store,
+                job -> job.key().equals(UNIT) ? STREAM_RESET : StubTier2.OK);
 
         RequestFailedException failure = assertThrows(RequestFailedException.class,
                 () -> Orderly.engine(oneFailure).run(Request.of(PLAN, tier2, store, new RecordingClient())));
@@ -247,7 +247,7 @@ class RetryPathTest {
     @ValueSource(booleans = {true, false})
     void aClientThatReturnsNoCallFailsTheRequestClearly(boolean ordered) {
         InMemoryOutputStore store = new InMemoryOutputStore();
-        ScriptedTier2 scripted = new ScriptedTier2(PLAN, store, job -> ScriptedTier2.OK);
+        StubTier2 scripted = new StubTier2(PLAN, store, job -> StubTier2.OK);
         dev.orderly.api.Tier2Client tier2 = job -> job.key().equals(UNIT) ? null : scripted.dial(job);
 
         RequestFailedException failure = assertThrows(RequestFailedException.class,

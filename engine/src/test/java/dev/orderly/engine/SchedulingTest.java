@@ -43,7 +43,7 @@ class SchedulingTest {
                 .lookaheadFactor(2.0).build();
         CountDownLatch release = new CountDownLatch(1);
         InMemoryOutputStore store = new InMemoryOutputStore();
-        ScriptedTier2 tier2 = new ScriptedTier2(plan, store, job -> ScriptedTier2.OK);
+        StubTier2 tier2 = new StubTier2(plan, store, job -> StubTier2.OK);
         RecordingClient recorder = new RecordingClient();
         Background run = new Background(Orderly.engine(config), Request.of(plan, tier2, store, (segment, output) -> {
             if (segment == 10) {
@@ -62,7 +62,7 @@ class SchedulingTest {
         assertEquals(39, highestSegmentDialed(tier2));
     }
 
-    private static long highestSegmentDialed(ScriptedTier2 tier2) {
+    private static long highestSegmentDialed(StubTier2 tier2) {
         return tier2.dials().stream().mapToLong(j -> j.key().segment()).max().orElse(-1);
     }
 
@@ -71,7 +71,7 @@ class SchedulingTest {
     void atMostWorkersJobsAreAlive(boolean ordered) {
         RequestPlan plan = new RequestPlan(0, 50, 1, 3);
         InMemoryOutputStore store = new InMemoryOutputStore();
-        ScriptedTier2 tier2 = new ScriptedTier2(plan, store, job -> ScriptedTier2.AWAIT_BLOCKS);
+        StubTier2 tier2 = new StubTier2(plan, store, job -> StubTier2.AWAIT_BLOCKS);
         Background run = new Background(Orderly.engine(ordered ? Fixtures.fast() : Fixtures.fastUnordered()),
                 Request.of(plan, tier2, store, new RecordingClient()));
 
@@ -87,7 +87,7 @@ class SchedulingTest {
     void oneWorkerRunsTheHighestStageOfEachSegmentInOrderAndItsJobCoversTheStagesUnder() throws Exception {
         RequestPlan plan = new RequestPlan(0, 4, 3, 1);
         InMemoryOutputStore store = new InMemoryOutputStore();
-        ScriptedTier2 tier2 = new ScriptedTier2(plan, store, job -> ScriptedTier2.OK);
+        StubTier2 tier2 = new StubTier2(plan, store, job -> StubTier2.OK);
         RecordingClient client = new RecordingClient();
 
         Orderly.engine(Fixtures.fast()).run(Request.of(plan, tier2, store, client));
@@ -104,10 +104,10 @@ class SchedulingTest {
         RequestPlan plan = new RequestPlan(0, 2, 3, 2);
         CountDownLatch bothDialed = new CountDownLatch(2);
         InMemoryOutputStore store = new InMemoryOutputStore();
-        ScriptedTier2 tier2 = new ScriptedTier2(plan, store, job -> {
+        StubTier2 tier2 = new StubTier2(plan, store, job -> {
             bothDialed.countDown();
             bothDialed.await();
-            return ScriptedTier2.OK;
+            return StubTier2.OK;
         });
         RecordingClient client = new RecordingClient();
 
@@ -125,8 +125,8 @@ class SchedulingTest {
         RequestPlan plan = new RequestPlan(0, 10, 2, 3);
         JobKey unit = new JobKey(4, 1);
         InMemoryOutputStore store = new InMemoryOutputStore();
-        ScriptedTier2 tier2 = new ScriptedTier2(plan, store, job -> job.key().equals(unit) && job.attempt() == 1
-                ? ScriptedTier2.OK_WITHOUT_OUTPUT : ScriptedTier2.OK);
+        StubTier2 tier2 = new StubTier2(plan, store, job -> job.key().equals(unit) && job.attempt() == 1
+                ? StubTier2.OK_WITHOUT_OUTPUT : StubTier2.OK);
         List<JobKey> reruns = new CopyOnWriteArrayList<>();
         RecordingClient client = new RecordingClient();
 
@@ -152,8 +152,8 @@ class SchedulingTest {
         RequestPlan plan = new RequestPlan(0, 10, 2, 3);
         JobKey unit = new JobKey(4, 1);
         InMemoryOutputStore store = new InMemoryOutputStore();
-        ScriptedTier2 tier2 = new ScriptedTier2(plan, store,
-                job -> job.key().equals(unit) ? ScriptedTier2.OK_WITHOUT_OUTPUT : ScriptedTier2.OK);
+        StubTier2 tier2 = new StubTier2(plan, store,
+                job -> job.key().equals(unit) ? StubTier2.OK_WITHOUT_OUTPUT : StubTier2.OK);
         RecordingClient client = new RecordingClient();
 
         RequestFailedException failure = assertThrows(RequestFailedException.class,
@@ -177,22 +177,22 @@ class SchedulingTest {
         InMemoryOutputStore store = new InMemoryOutputStore();
         java.util.concurrent.atomic.AtomicBoolean rerunDialed = new java.util.concurrent.atomic.AtomicBoolean();
         CountDownLatch othersRefused = new CountDownLatch(2);
-        ScriptedTier2 tier2 = new ScriptedTier2(plan, store, job -> {
+        StubTier2 tier2 = new StubTier2(plan, store, job -> {
             if (job.key().equals(unit)) {
                 if (job.attempt() == 1) {
                     othersRefused.await();
-                    return ScriptedTier2.OK_WITHOUT_OUTPUT;
+                    return StubTier2.OK_WITHOUT_OUTPUT;
                 }
                 rerunDialed.set(true);
-                return ScriptedTier2.OK;
+                return StubTier2.OK;
             }
             if (rerunDialed.get()) {
-                return ScriptedTier2.OK;
+                return StubTier2.OK;
             }
             if (job.attempt() == 1) {
                 othersRefused.countDown();
             }
-            return ScriptedTier2.refused();
+            return StubTier2.refused();
         });
         List<JobKey> queued = new CopyOnWriteArrayList<>();
         RecordingClient client = new RecordingClient();
@@ -222,16 +222,16 @@ class SchedulingTest {
         CountDownLatch delivered = new CountDownLatch(1);
         CountDownLatch shadowedDialed = new CountDownLatch(1);
         InMemoryOutputStore store = new InMemoryOutputStore();
-        ScriptedTier2 tier2 = new ScriptedTier2(plan, store, job -> {
+        StubTier2 tier2 = new StubTier2(plan, store, job -> {
             if (job.key().equals(new JobKey(0, 1))) {
                 shadowedDialed.await();
             }
             if (job.key().equals(shadowed)) {
                 shadowedDialed.countDown();
                 delivered.await();
-                return ScriptedTier2.dialThrows(dev.orderly.api.Tier2Exception.fatal("late failure", null));
+                return StubTier2.dialThrows(dev.orderly.api.Tier2Exception.fatal("late failure", null));
             }
-            return ScriptedTier2.OK;
+            return StubTier2.OK;
         });
         RecordingClient recorder = new RecordingClient();
 

@@ -19,7 +19,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@code "output N"} to the store. It records every dial, counts open calls, and checks the stage dependency rule at
  * each dial against the units it has completed so far.
  */
-final class ScriptedTier2 implements Tier2Client {
+final class StubTier2 implements Tier2Client {
 
     /** What one dial does. */
     sealed interface Step {
@@ -87,7 +87,7 @@ final class ScriptedTier2 implements Tier2Client {
     private final AtomicInteger blocked = new AtomicInteger();
     private final CountDownLatch never = new CountDownLatch(1);
 
-    ScriptedTier2(RequestPlan plan, InMemoryOutputStore store, Script script) {
+    StubTier2(RequestPlan plan, InMemoryOutputStore store, Script script) {
         this.plan = plan;
         this.store = store;
         this.script = script;
