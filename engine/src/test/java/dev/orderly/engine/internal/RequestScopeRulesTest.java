@@ -36,6 +36,13 @@ import org.junit.jupiter.params.provider.MethodSource;
  *
  * <p>The scope runs on an owner thread of its own, so that a broken rule (a scope that never ends) fails within
  * seconds with a message instead of hanging; every job and walker here waits only until it is interrupted.
+ *
+ * <p>Equivalent mutant, not tested: removing the {@code scheduler.stop()} that {@link StructuredRequestScope#run}
+ * calls when the owner is interrupted while it launches. The owner then re-asserts the interrupt and calls
+ * {@code join}, which either throws at once, and its catch stops the scheduler (checked here, in
+ * {@code anInterruptOfTheOwnerWhileItWaitsForTheThreadsCancelsEveryThreadAndThrows}), or returns because the scope was
+ * already cancelled, which only {@code onComplete} does, after it stopped the scheduler itself. Either way the
+ * scheduler is stopped before {@code run} throws; the first call only makes it a moment sooner.
  */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class RequestScopeRulesTest {
