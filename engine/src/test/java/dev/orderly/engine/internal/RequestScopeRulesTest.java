@@ -1,0 +1,300 @@
+package dev.orderly.engine.internal;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.orderly.api.RequestPlan;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The rules every {@link RequestScope} keeps, checked on each implementation this JVM can load, whichever one the
+ * engine chose: {@link ThreadsRequestScope} always, {@link StructuredRequestScope} where preview features are on. The
+ * engine-level tests exercise only the chosen scope of each run of the suite; these pin the rules of both in every
+ * run (and let mutation testing, which runs one JVM configuration, see both).
+ *
+ * <p>The scope runs on an owner thread of its own, so that a broken rule (a scope that never ends) fails within
+ * seconds with a message instead of hanging; every job and walker here waits only until it is interrupted.
+ *
+ * <p>Equivalent mutant, not tested: removing the {@code scheduler.stop()} that {@link StructuredRequestScope#run}
+ * calls when the owner is interrupted while it launches. The owner then re-asserts the interrupt and calls
+ * {@code join}, which either throws at once, and its catch stops the scheduler (checked here, in
+ * {@code anInterruptOfTheOwnerWhileItWaitsForTheThreadsCancelsEveryThreadAndThrows}), or returns because the scope was
+ * already cancelled, which only {@code onComplete} does, after it stopped the scheduler itself. Either way the
+ * scheduler is stopped before {@code run} throws; the first call only makes it a moment sooner.
+ */
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class RequestScopeRulesTest {
+
+    /** 10 segments of 1 stage, 2 workers: the owner hands out two jobs, then waits for a worker to free up. */
+    private static final RequestPlan PLAN = new RequestPlan(0, 10, 1, 2);
+    private static final String REQUEST = "scope-rules";
+
+    static Stream<Arguments> scopes() {
+        RequestScope.Factory structured = RequestScopes.loadStructured().factory();
+        return structured == null
+                ? Stream.of(Arguments.of("threads", (RequestScope.Factory) ThreadsRequestScope::new))
+                : Stream.of(Arguments.of("threads", (RequestScope.Factory) ThreadsRequestScope::new),
+                        Arguments.of("structured", structured));
+    }
+
+    /** One request's scope, run by an owner thread of its own, with every thread it makes and every interrupt seen. */
+    private static final class Run {
+        final Scheduler scheduler = new Scheduler(PLAN, 4);
+        final ConcurrentLinkedQueue<Thread> threads = new ConcurrentLinkedQueue<>();
+        final Set<String> interrupted = ConcurrentHashMap.newKeySet();
+        final CountDownLatch jobsStarted = new CountDownLatch(2);
+        final CompletableFuture<Optional<Throwable>> outcome = new CompletableFuture<>();
+        final AtomicReference<Thread> owner = new AtomicReference<>();
+
+        final RequestScope scope;
+
+        Run(RequestScope.Factory factory) {
+            scope = factory.open(REQUEST, scheduler, threads::add);
+        }
+
+        void start(Callable<Void> walker, Function<Launch, Callable<Void>> jobs) {
+            owner.set(Thread.ofVirtual().name("scope-rules-owner").start(() -> {
+                try {
+                    outcome.complete(scope.run(walker, jobs));
+                } catch (Throwable t) {
+                    outcome.completeExceptionally(t);
+                }
+            }));
+        }
+
+        /** Waits, costing no CPU, until the thread is interrupted; records who was, then ends with {@code echo}. */
+        Void blockUntilInterrupted(String who, Exception echo) throws Exception {
+            try {
+                new CountDownLatch(1).await();
+                throw new AssertionError(who + " was released without an interrupt");
+            } catch (InterruptedException e) {
+                interrupted.add(who);
+                throw echo;
+            }
+        }
+
+        /** A job that counts itself started and then waits to be interrupted. */
+        Callable<Void> waitingJob(Launch launch) {
+            return () -> {
+                jobsStarted.countDown();
+                return blockUntilInterrupted("job " + launch.key().segment(), new InterruptedException("echo"));
+            };
+        }
+
+        void awaitJobsStarted() throws InterruptedException {
+            assertTrue(jobsStarted.await(5, TimeUnit.SECONDS), "the owner did not start two jobs within 5 s");
+        }
+
+        Optional<Throwable> result(String what) throws Exception {
+            try {
+                return outcome.get(5, TimeUnit.SECONDS);
+            } catch (TimeoutException e) {
+                owner.get().interrupt();
+                throw new AssertionError("run did not return within 5 s " + what, e);
+            } catch (ExecutionException e) {
+                throw new AssertionError("run threw instead of returning " + what, e.getCause());
+            }
+        }
+
+        Throwable thrown(String what) throws Exception {
+            try {
+                Optional<Throwable> returned = outcome.get(5, TimeUnit.SECONDS);
+                throw new AssertionError("run returned " + returned + " instead of throwing " + what);
+            } catch (TimeoutException e) {
+                owner.get().interrupt();
+                throw new AssertionError("run did not end within 5 s " + what, e);
+            } catch (ExecutionException e) {
+                return e.getCause();
+            }
+        }
+
+        /** Every thread of the scope has ended, and each was named after the request. */
+        void assertNothingLeftRunning() {
+            List<Thread> made = List.copyOf(threads);
+            assertFalse(made.isEmpty(), "the scope made no thread");
+            for (Thread thread : made) {
+                assertFalse(thread.isAlive(), thread + " outlived run");
+                assertTrue(thread.getName().matches("orderly-" + REQUEST + "-\\d+"), thread.getName());
+            }
+        }
+
+        /** The scheduler was stopped: the walker's wait answers STOPPED at once (it would otherwise wait on). */
+        void assertSchedulerStopped() throws Exception {
+            CompletableFuture<Scheduler.OutputWait> wait = new CompletableFuture<>();
+            Thread.ofVirtual().start(() -> {
+                try {
+                    wait.complete(scheduler.awaitOutput(PLAN.startSegment(), Deadline.after(Duration.ofSeconds(2))));
+                } catch (Throwable t) {
+                    wait.completeExceptionally(t);
+                }
+            });
+            assertEquals(Scheduler.OutputWait.STOPPED, wait.get(5, TimeUnit.SECONDS), "the scheduler was not stopped");
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("scopes")
+    void theFirstFailureIsReturnedAndInterruptsEveryOtherThreadWhoseEchoIsNotReported(String name,
+            RequestScope.Factory factory) throws Exception {
+        IllegalStateException failure = new IllegalStateException("the first failure");
+        CountDownLatch firstJobWaits = new CountDownLatch(1);
+        Run run = new Run(factory);
+        run.start(() -> run.blockUntilInterrupted("walker", new IllegalStateException("the walker's echo")),
+                launch -> launch.key().segment() == 0
+                        ? () -> {
+                            firstJobWaits.countDown();
+                            return run.blockUntilInterrupted("job 0", new IllegalStateException("job 0's echo"));
+                        }
+                        : () -> {
+                            assertTrue(firstJobWaits.await(5, TimeUnit.SECONDS), "job 0 never started");
+                            throw failure;
+                        });
+
+        Optional<Throwable> result = run.result("after a job failed");
+
+        assertSame(failure, result.orElseThrow(), "the failure that cancelled the scope, not an echo of it");
+        assertEquals(Set.of("walker", "job 0"), run.interrupted);
+        run.assertNothingLeftRunning();
+        run.assertSchedulerStopped();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("scopes")
+    void theWalkersNormalReturnCancelsTheJobsLeftAlive(String name, RequestScope.Factory factory) throws Exception {
+        Run run = new Run(factory);
+        run.start(() -> {
+            run.awaitJobsStarted();
+            return null; // every segment delivered, as far as the scope can tell
+        }, launch -> run.waitingJob(launch));
+
+        Optional<Throwable> result = run.result("after the walker returned");
+
+        assertEquals(Optional.empty(), result, "nothing failed: the jobs' interrupts are echoes of the cancellation");
+        assertEquals(Set.of("job 0", "job 1"), run.interrupted);
+        run.assertNothingLeftRunning();
+        run.assertSchedulerStopped();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("scopes")
+    void runReturnsOnlyOnceEveryThreadHasEnded(String name, RequestScope.Factory factory) throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        Run run = new Run(factory);
+        run.start(() -> {
+            run.awaitJobsStarted();
+            throw new IllegalStateException("the walker failed");
+        }, launch -> () -> {
+            run.jobsStarted.countDown();
+            try {
+                new CountDownLatch(1).await();
+            } catch (InterruptedException e) {
+                // A job slow to wind up: it takes its time after the interrupt, and run must wait for it.
+                assertTrue(release.await(10, TimeUnit.SECONDS), "the test never released the job");
+                throw e;
+            }
+            return null;
+        });
+
+        await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(3))
+                .untilAsserted(() -> assertFalse(run.outcome.isDone(), "run ended while jobs were still running"));
+        release.countDown();
+
+        Throwable failure = run.result("once the last job ended").orElseThrow();
+        assertEquals("the walker failed", failure.getMessage());
+        run.assertNothingLeftRunning();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("scopes")
+    void anInterruptOfTheOwnerWhileItLaunchesCancelsEveryThreadAndThrows(String name, RequestScope.Factory factory)
+            throws Exception {
+        Run run = new Run(factory);
+        run.start(() -> run.blockUntilInterrupted("walker", new InterruptedException("echo")),
+                launch -> run.waitingJob(launch));
+        run.awaitJobsStarted();
+
+        run.owner.get().interrupt(); // it waits in awaitNextJob for a worker to free up
+
+        assertInstanceOf(InterruptedException.class, run.thrown("InterruptedException"));
+        assertEquals(Set.of("walker", "job 0", "job 1"), run.interrupted);
+        run.assertNothingLeftRunning();
+        run.assertSchedulerStopped();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("scopes")
+    void anInterruptOfTheOwnerWhileItWaitsForTheThreadsCancelsEveryThreadAndThrows(String name,
+            RequestScope.Factory factory) throws Exception {
+        CountDownLatch aJobStarted = new CountDownLatch(1);
+        Run run = new Run(factory);
+        run.start(() -> run.blockUntilInterrupted("walker", new InterruptedException("echo")),
+                launch -> () -> {
+                    // The request failed (nothing more is handed out) but this job has not ended: the owner stops
+                    // launching and waits for the scope's threads.
+                    run.scheduler.jobFailed();
+                    aJobStarted.countDown();
+                    String job = "job " + launch.key().segment();
+                    return run.blockUntilInterrupted(job, new InterruptedException("echo"));
+                });
+        assertTrue(aJobStarted.await(5, TimeUnit.SECONDS), "no job started within 5 s");
+        // The owner has nothing more to launch: it is, or soon is, in its wait for every thread to end.
+        await().atMost(Duration.ofSeconds(5)).until(() -> run.owner.get().getState() == Thread.State.WAITING);
+
+        run.owner.get().interrupt();
+
+        assertInstanceOf(InterruptedException.class, run.thrown("InterruptedException"));
+        assertTrue(run.interrupted.contains("walker"), "the walker was not interrupted: " + run.interrupted);
+        run.assertNothingLeftRunning();
+        run.assertSchedulerStopped();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("scopes")
+    void anOwnerThatBreaksWhileLaunchingLeavesNothingRunningAndThrowsItsError(String name,
+            RequestScope.Factory factory) throws Exception {
+        IllegalStateException broken = new IllegalStateException("no job could be made");
+        CountDownLatch firstJobWaits = new CountDownLatch(1);
+        Run run = new Run(factory);
+        run.start(() -> run.blockUntilInterrupted("walker", new InterruptedException("echo")),
+                launch -> {
+                    if (launch.key().segment() == 0) {
+                        return () -> {
+                            firstJobWaits.countDown();
+                            return run.blockUntilInterrupted("job 0", new InterruptedException("echo"));
+                        };
+                    }
+                    try {
+                        assertTrue(firstJobWaits.await(5, TimeUnit.SECONDS), "job 0 never started");
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    throw broken;
+                });
+
+        assertSame(broken, run.thrown("the owner's own error"));
+        assertEquals(Set.of("walker", "job 0"), run.interrupted);
+        run.assertNothingLeftRunning();
+    }
+}
