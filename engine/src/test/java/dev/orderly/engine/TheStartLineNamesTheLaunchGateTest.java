@@ -32,7 +32,7 @@ class TheStartLineNamesTheLaunchGateTest {
 
     private static String startLine(EngineConfig config, String id) throws Exception {
         InMemoryOutputStore store = new InMemoryOutputStore();
-        ScriptedTier2 tier2 = new ScriptedTier2(PLAN, store, job -> ScriptedTier2.OK);
+        StubTier2 tier2 = new StubTier2(PLAN, store, job -> StubTier2.OK);
         LogCapture.start();
         Orderly.engine(config).run(Request.of(PLAN, tier2, store, new RecordingClient()).withId(id));
         List<String> starts = LogCapture.stop().stream()
