@@ -197,12 +197,9 @@ public final class OrderlyCommand implements Callable<Integer> {
         observation.recordingFile().ifPresent(f -> out.println("flight recording: " + f));
         long wall = System.nanoTime() - started;
         int code = results.stream().allMatch(RunResult::allCompleted) ? 0 : 1;
-        try {
-            new TimelineSvg(pictureHeading(scenario), report.panels(), scenario.stages(), scenario.fleet().timeScale())
-                    .write(picture);
+        if (writePicture(scenario, report, picture)) {
             out.println("picture: " + picture);
-        } catch (IOException e) {
-            err.println("orderly: cannot write the picture to " + picture + ": " + OutputPath.describe(e));
+        } else {
             code = 1;
         }
         out.printf(Locale.ROOT, "wall-clock time: %.1f s%n", wall / 1e9);
@@ -213,19 +210,25 @@ public final class OrderlyCommand implements Callable<Integer> {
     /** The report as CSV or JSON, alone on stdout; the picture is written as for people. */
     private int printForScripts(Scenario scenario, List<RunResult> results, Report report, Observation observation,
             Path picture, long started) {
-        int code = results.stream().allMatch(RunResult::allCompleted) ? 0 : 1;
-        try {
-            new TimelineSvg(pictureHeading(scenario), report.panels(), scenario.stages(), scenario.fleet().timeScale())
-                    .write(picture);
-        } catch (IOException e) {
-            err.println("orderly: cannot write the picture to " + picture + ": " + OutputPath.describe(e));
-            code = 1;
-        }
+        boolean pictureWritten = writePicture(scenario, report, picture);
+        int code = results.stream().allMatch(RunResult::allCompleted) && pictureWritten ? 0 : 1;
         out.print(observability.format() == OutputFormat.CSV ? MachineReport.csv(report)
                 : MachineReport.json(scenario, results, report, picture, (System.nanoTime() - started) / 1e9,
                         observation.meters()));
         out.flush();
         return code;
+    }
+
+    /** Writes the timeline picture; says on stderr, in one line, why it could not. */
+    private boolean writePicture(Scenario scenario, Report report, Path picture) {
+        try {
+            new TimelineSvg(pictureHeading(scenario), report.panels(), scenario.stages(), scenario.fleet().timeScale())
+                    .write(picture);
+            return true;
+        } catch (IOException e) {
+            err.println("orderly: cannot write the picture to " + picture + ": " + OutputPath.describe(e));
+            return false;
+        }
     }
 
     private Scenario scenario() {
