@@ -17,7 +17,6 @@ import dev.orderly.api.Tier2Exception;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -147,36 +146,14 @@ class RequestEndEventsTest {
 
     @Test
     void aJobWhoseUnitStopsBeingNeededReportsAbandoned() throws Exception {
-        // (0,1) holds its dial until (1,0) has dialed; (1,0) then holds its dial until segment 1 is delivered (by
-        // (1,1), which covers stage 0 of segment 1) and fails: its unit is no longer needed, so the job stops.
-        RequestPlan plan = new RequestPlan(0, 3, 2, 2);
-        JobKey shadowed = new JobKey(1, 0);
-        CountDownLatch shadowedDialed = new CountDownLatch(1);
-        CountDownLatch delivered = new CountDownLatch(1);
-        InMemoryOutputStore store = new InMemoryOutputStore();
-        StubTier2 tier2 = new StubTier2(plan, store, job -> {
-            if (job.key().equals(new JobKey(0, 1))) {
-                shadowedDialed.await();
-            }
-            if (job.key().equals(shadowed)) {
-                shadowedDialed.countDown();
-                delivered.await();
-                return StubTier2.dialThrows(Tier2Exception.retryable("late failure", null));
-            }
-            return StubTier2.OK;
-        });
+        LateFailingShadowedJob scenario = new LateFailingShadowedJob(new RequestPlan(0, 3, 2, 2),
+                Tier2Exception.retryable("late failure", null));
         Story story = new Story();
-        RecordingClient recorder = new RecordingClient();
 
-        RequestResult result = Orderly.engine(Fixtures.fast()).run(Request.of(plan, tier2, store, (segment, output) -> {
-            recorder.accept(segment, output);
-            if (segment == 1) {
-                delivered.countDown();
-            }
-        }).withListener(story));
+        RequestResult result = Orderly.engine(Fixtures.fast()).run(scenario.request().withListener(story));
 
         assertEquals(3, result.segmentsDelivered());
-        assertTrue(story.events.contains("abandoned " + shadowed), story.events.toString());
+        assertTrue(story.events.contains("abandoned " + LateFailingShadowedJob.SHADOWED), story.events.toString());
         assertEquals(1, story.events.stream().filter(e -> e.startsWith("abandoned")).count(), story.events.toString());
         assertEquals("done", story.last());
     }

@@ -217,35 +217,15 @@ class SchedulingTest {
     void aShadowedJobThatFailsAfterItsSegmentWasDeliveredDoesNotFailTheRequest(boolean ordered) throws Exception {
         // (1,0) is launched first and hangs; (1,1) then runs, covers stage 0 of segment 1, and segment 1 is
         // delivered; only then does (1,0) fail fatally. Its unit is no longer needed, so the request succeeds.
-        RequestPlan plan = new RequestPlan(0, 2, 2, 2);
-        JobKey shadowed = new JobKey(1, 0);
-        CountDownLatch delivered = new CountDownLatch(1);
-        CountDownLatch shadowedDialed = new CountDownLatch(1);
-        InMemoryOutputStore store = new InMemoryOutputStore();
-        StubTier2 tier2 = new StubTier2(plan, store, job -> {
-            if (job.key().equals(new JobKey(0, 1))) {
-                shadowedDialed.await();
-            }
-            if (job.key().equals(shadowed)) {
-                shadowedDialed.countDown();
-                delivered.await();
-                return StubTier2.dialThrows(dev.orderly.api.Tier2Exception.fatal("late failure", null));
-            }
-            return StubTier2.OK;
-        });
-        RecordingClient recorder = new RecordingClient();
+        LateFailingShadowedJob scenario = new LateFailingShadowedJob(new RequestPlan(0, 2, 2, 2),
+                dev.orderly.api.Tier2Exception.fatal("late failure", null));
 
         RequestResult result = Orderly.engine(ordered ? Fixtures.fast() : Fixtures.fastUnordered())
-                .run(Request.of(plan, tier2, store, (segment, output) -> {
-                    recorder.accept(segment, output);
-                    if (segment == 1) {
-                        delivered.countDown();
-                    }
-                }));
+                .run(scenario.request());
 
-        assertEquals(range(0, 2), recorder.segments());
+        assertEquals(range(0, 2), scenario.recorder.segments());
         assertEquals(2, result.segmentsDelivered());
-        assertEquals(1, tier2.dialsOf(shadowed));
-        assertEquals(0, tier2.openCalls());
+        assertEquals(1, scenario.tier2.dialsOf(LateFailingShadowedJob.SHADOWED));
+        assertEquals(0, scenario.tier2.openCalls());
     }
 }
