@@ -79,8 +79,9 @@ final class EngineEnvironment {
             return Integer.parseInt(digits);
         } catch (NumberFormatException e) {
             // Integer.parseInt says the same for "9.5" and for "99999999999"; only the second is a whole number.
+            // signum() == 1, not > 0: no zero gets here (Integer.parseInt takes every spelling of it).
             BigInteger whole = wholeNumberOrNull(digits);
-            String problem = whole == null ? " must be a whole number" : whole.signum() > 0 ? " is too large"
+            String problem = whole == null ? " must be a whole number" : whole.signum() == 1 ? " is too large"
                     : " is too small";
             throw new IllegalArgumentException(name + problem + ", was '" + value + "'", e);
         }

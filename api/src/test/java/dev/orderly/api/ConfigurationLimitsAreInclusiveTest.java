@@ -12,11 +12,11 @@ import org.junit.jupiter.api.Timeout;
  * The documented limits of the configuration are inclusive: a value equal to a bound is accepted, as the error
  * message ("must be <= ...") promises.
  *
- * <p>Not tested, because no input can tell them apart: in {@code EngineEnvironment.parseInt}, the choice between "is
- * too large" and "is too small" tests {@code whole.signum() > 0}; the mutant {@code >= 0} differs only for a whole
- * number equal to zero, and every spelling of zero that {@link java.math.BigInteger} accepts ({@code 0}, {@code -0},
- * {@code +0}, {@code 000}, zeros in other scripts) is accepted by {@link Integer#parseInt} first (both read digits with
- * {@link Character#digit}), so that branch never sees a zero. "is too large/small" itself is checked in
+ * <p>In {@code EngineEnvironment.parseInt}, "is too large" is chosen by {@code whole.signum() == 1} rather than
+ * {@code > 0}: the two differ from {@code >= 0} only for a whole number equal to zero, and every spelling of zero that
+ * {@link java.math.BigInteger} accepts ({@code 0}, {@code -0}, {@code +0}, {@code 000}, zeros in other scripts) is
+ * accepted by {@link Integer#parseInt} first (both read digits with {@link Character#digit}), so that branch never
+ * sees a zero and a boundary mutant of {@code > 0} could not be killed. "is too large/small" itself is checked in
  * {@code EngineConfigEnvironmentTest}.
  */
 @Timeout(value = 10, unit = TimeUnit.SECONDS)
