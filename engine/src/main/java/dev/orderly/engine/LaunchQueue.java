@@ -456,29 +456,28 @@ public final class LaunchQueue {
         assert lock.isHeldByCurrentThread();
         Entry entry = new Entry(key, lock.newCondition(), notBeforeNanos);
         queued.put(key, entry);
-        pushOutOfTheWindow(entry);
+        pushOutOfTheWindow();
         return entry;
     }
 
     /**
-     * After {@code joined} took its place: if that place is inside the window, the entry it pushed out of the window
-     * gives up its timed wait, so that no timer wakes a job outside the window. Its thread is signalled once and
-     * parks untimed; that one wake-up is the push-out's, not a wasted one.
+     * After a join: the entry it pushed out of the window gives up its timed wait, so that no timer wakes a job outside
+     * the window. Its thread is signalled once and parks untimed; that one wake-up is the push-out's, not a wasted one.
+     * Only the entry just past the window can be in a timed wait there, and only if the join was in front of it: a
+     * timed wait is only ever started inside the window, so the join need not say where it took place.
      */
-    private void pushOutOfTheWindow(Entry joined) {
+    private void pushOutOfTheWindow() {
         assert lock.isHeldByCurrentThread();
-        boolean joinedInWindow = false;
         int position = 0;
         for (Entry e : queued.values()) {
             if (position++ == window) {
-                if (joinedInWindow && e.wait == Wait.TIMED) {
+                if (e.wait == Wait.TIMED) {
                     e.wait = Wait.SIGNALLED;
                     e.pushedOut = true;
                     e.turn.signal();
                 }
                 return;
             }
-            joinedInWindow |= e == joined;
         }
     }
 
@@ -548,6 +547,19 @@ public final class LaunchQueue {
     /** For tests: the condition the thread waiting for the turn of {@code key} waits on, or null if not queued. */
     Condition turnOf(JobKey key) {
         return readEntry(key, e -> e.turn, null);
+    }
+
+    /**
+     * For tests: runs {@code changes} holding the queue's lock (it is reentrant), so that no waiting thread runs
+     * between the calls it makes: a signal and a join in front of the signalled job, for instance.
+     */
+    void whileLocked(Runnable changes) {
+        lock.lock();
+        try {
+            changes.run();
+        } finally {
+            lock.unlock();
+        }
     }
 
     private <T> T readEntry(JobKey key, Function<Entry, T> read, T ifNotQueued) {

@@ -93,4 +93,37 @@ class LaunchQueueSlotFreedTest {
         assertFalse(w.awaitEnd(300), "outside the window it stays parked");
         assertEquals(0, queue.wakeUpsOutsideWindow());
     }
+
+    @Test
+    void aFreedSlotGoesToTheFirstRefusedJobStillSittingOutItsDelay() {
+        FakeClock clock = new FakeClock();
+        LaunchQueue queue = new LaunchQueue(10, EngineConfig.builder().refusedDelay(DELAY).build(), key -> { }, clock);
+        JobKey over = new JobKey(0, 0);
+        JobKey waiting = new JobKey(1, 0);
+        queue.refused(over);
+        clock.advance(DELAY); // (0,0) may dial again now: it needs no freed slot to do so
+        queue.refused(waiting);
+        long now = FakeClock.START + DELAY.toNanos();
+
+        queue.slotFreed();
+        assertEquals(now, queue.notBeforeNanos(over));
+        assertEquals(now, queue.notBeforeNanos(waiting), "the freed slot went to the job that still had to wait");
+    }
+
+    @Test
+    void aFreedSlotLeavesTheDelayOfARefusedJobOutsideTheWindow() {
+        FakeClock clock = new FakeClock();
+        LaunchQueue queue = new LaunchQueue(10, EngineConfig.builder().refusedDelay(DELAY).failureDelay(DELAY).build(),
+                key -> { }, clock); // window 2
+        queue.failed(new JobKey(0, 0));
+        queue.failed(new JobKey(1, 0));
+        JobKey outside = new JobKey(2, 0);
+        queue.refused(outside);
+        long notBefore = queue.notBeforeNanos(outside);
+
+        queue.slotFreed();
+        assertEquals(notBefore, queue.notBeforeNanos(outside), "once in the window it must still wait out its delay");
+        assertEquals(notBefore, queue.notBeforeNanos(new JobKey(0, 0)));
+        assertEquals(notBefore, queue.notBeforeNanos(new JobKey(1, 0)));
+    }
 }

@@ -17,9 +17,6 @@ import java.util.Random;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
-import java.util.function.LongSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -142,18 +139,8 @@ class LaunchQueueTest {
         assertEquals(1, queue.dialingCount());
     }
 
-    /**
-     * Waits until the call waits for its turn in the given way: its thread blocked on its own job's {@link Condition}
-     * of this queue (not running, not queueing for the lock), untimed for {@code PARKED} and timed for {@code TIMED},
-     * and the queue's own record agreeing. That is exact, not a guess from silence: such a thread moves only when the
-     * queue signals it, or, timed, when its not-before time comes. Fails at once if the call ended instead.
-     */
     private static void awaitWaiting(LaunchQueue queue, TurnWaiter waiter, LaunchQueue.Wait wait) {
-        Thread.State state = wait == LaunchQueue.Wait.TIMED ? Thread.State.TIMED_WAITING : Thread.State.WAITING;
-        Thread thread = waiter.thread();
-        await().atMost(LONG).until(() -> waiter.ended() || (thread.getState() == state
-                && LockSupport.getBlocker(thread) == queue.turnOf(waiter.key) && queue.waitState(waiter.key) == wait));
-        assertFalse(waiter.ended(), () -> waiter.key + " got its turn (or threw " + waiter.failure() + ")");
+        waiter.awaitWaiting(queue, wait, LONG);
     }
 
     private static void awaitParked(LaunchQueue queue, TurnWaiter waiter) {
@@ -503,20 +490,5 @@ class LaunchQueueTest {
         assertTrue(queue.wakeUps() <= 100, "only the head's timer may wake anyone, once a refusal: " + queue.wakeUps());
         assertEquals(0, queue.wakeUpsOutsideWindow(), "a job outside the window was woken");
         assertTrue(behind.stream().noneMatch(TurnWaiter::ended));
-    }
-
-    /** A clock that moves only when told: the queue's not-before times become exact numbers. */
-    private static final class FakeClock implements LongSupplier {
-        static final long START = 1_000_000_000L;
-        private final AtomicLong now = new AtomicLong(START);
-
-        @Override
-        public long getAsLong() {
-            return now.get();
-        }
-
-        void advance(Duration by) {
-            now.addAndGet(by.toNanos());
-        }
     }
 }

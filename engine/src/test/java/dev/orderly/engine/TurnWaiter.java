@@ -1,9 +1,14 @@
 package dev.orderly.engine;
 
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
 import dev.orderly.api.JobKey;
+import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 
 /** Runs one {@code awaitTurn} on its own virtual thread and records how it ended. */
 final class TurnWaiter {
@@ -54,5 +59,19 @@ final class TurnWaiter {
 
     Thread thread() {
         return thread;
+    }
+
+    /**
+     * Waits until the call waits for its turn in the given way: its thread blocked on its own job's condition of
+     * {@code queue} (not running, not queueing for the lock), untimed for {@code PARKED} and timed for {@code TIMED},
+     * and the queue's own record agreeing. That is exact, not a guess from silence: such a thread moves only when the
+     * queue signals it, or, timed, when its not-before time comes. Fails at once if the call ended instead, and after
+     * {@code atMost} if the thread never waits that way.
+     */
+    void awaitWaiting(LaunchQueue queue, LaunchQueue.Wait wait, Duration atMost) {
+        Thread.State state = wait == LaunchQueue.Wait.TIMED ? Thread.State.TIMED_WAITING : Thread.State.WAITING;
+        await(key + " " + wait).atMost(atMost).until(() -> ended() || (thread.getState() == state
+                && LockSupport.getBlocker(thread) == queue.turnOf(key) && queue.waitState(key) == wait));
+        assertFalse(ended(), () -> key + " got its turn (or threw " + failure() + ")");
     }
 }
