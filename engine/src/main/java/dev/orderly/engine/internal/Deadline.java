@@ -1,25 +1,33 @@
 package dev.orderly.engine.internal;
 
 import java.time.Duration;
+import java.util.function.LongSupplier;
 
 /**
- * A request's deadline, fixed when the request starts: a point on the {@link System#nanoTime()} clock, or none.
- * Immutable and thread-safe.
+ * A request's deadline, fixed when the request starts: a point on the {@link System#nanoTime()} clock (or a test's
+ * clock), or none. Immutable and thread-safe.
  */
 final class Deadline {
 
-    private static final Deadline NONE = new Deadline(null, 0);
+    private static final Deadline NONE = new Deadline(null, 0, System::nanoTime);
 
     private final Duration length;
     private final long atNanos;
+    private final LongSupplier nanoTime;
 
-    private Deadline(Duration length, long atNanos) {
+    private Deadline(Duration length, long atNanos, LongSupplier nanoTime) {
         this.length = length;
         this.atNanos = atNanos;
+        this.nanoTime = nanoTime;
     }
 
     /** {@code length} from now, or no deadline when {@code length} is null. */
     static Deadline after(Duration length) {
+        return after(length, System::nanoTime);
+    }
+
+    /** {@code length} from now on the clock {@code nanoTime}, for tests that decide what time it is. */
+    static Deadline after(Duration length, LongSupplier nanoTime) {
         if (length == null) {
             return NONE;
         }
@@ -30,7 +38,7 @@ final class Deadline {
         } catch (ArithmeticException e) {
             return NONE;
         }
-        return new Deadline(length, System.nanoTime() + nanos);
+        return new Deadline(length, nanoTime.getAsLong() + nanos, nanoTime);
     }
 
     boolean isSet() {
@@ -39,7 +47,7 @@ final class Deadline {
 
     /** Nanoseconds left, {@code <= 0} once passed; {@link Long#MAX_VALUE} when there is no deadline. */
     long remainingNanos() {
-        return length == null ? Long.MAX_VALUE : atNanos - System.nanoTime();
+        return length == null ? Long.MAX_VALUE : atNanos - nanoTime.getAsLong();
     }
 
     /** The deadline as set, in the short form people write it: {@code 30s}, {@code 250ms}, {@code 2m30s}. */

@@ -190,13 +190,19 @@ final class Scheduler {
         try {
             requireReading(segment);
             long remaining = deadline.remainingNanos();
-            while (!stopped && remaining > 0 && !board.readingOutputDone()) {
+            while (true) {
+                if (stopped) {
+                    return OutputWait.STOPPED;
+                }
+                // Before the output: a deadline already past is reported even when the output is ready.
+                if (remaining <= 0) {
+                    return OutputWait.DEADLINE_PASSED;
+                }
+                if (board.readingOutputDone()) {
+                    return OutputWait.READY;
+                }
                 remaining = deadline.isSet() ? outputReady.awaitNanos(remaining) : awaitForever();
             }
-            if (stopped) {
-                return OutputWait.STOPPED;
-            }
-            return remaining <= 0 ? OutputWait.DEADLINE_PASSED : OutputWait.READY;
         } finally {
             lock.unlock();
         }

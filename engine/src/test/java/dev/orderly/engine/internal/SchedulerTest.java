@@ -16,6 +16,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -89,7 +90,12 @@ class SchedulerTest {
 
     /** Whether the client's segment's output is ready: the walker's wait, with no deadline. */
     private static boolean ready(Scheduler scheduler, long segment) throws InterruptedException {
-        return scheduler.awaitOutput(segment, Deadline.after(null)) == Scheduler.OutputWait.READY;
+        return outputWait(scheduler, segment) == Scheduler.OutputWait.READY;
+    }
+
+    /** How the walker's wait for the client's segment ends, with no deadline. */
+    private static Scheduler.OutputWait outputWait(Scheduler scheduler, long segment) throws InterruptedException {
+        return scheduler.awaitOutput(segment, Deadline.after(null));
     }
 
     @Test
@@ -149,14 +155,14 @@ class SchedulerTest {
     void aJobThatEndsWithoutSuccessDoesNotMakeItsUnitDone() throws Exception {
         Scheduler scheduler = new Scheduler(PLAN, LOOKAHEAD);
         Launch first = scheduler.awaitNextJob();
-        CompletableFuture<Boolean> output = inBackground(() -> ready(scheduler, 0));
+        CompletableFuture<Scheduler.OutputWait> output = inBackground(() -> outputWait(scheduler, 0));
 
         scheduler.jobEnded(first.key(), false, ONE_DIAL);
 
         assertStillWaiting(output, "awaitOutput(0) after its job ended without success");
         assertTrue(scheduler.isNeeded(first.key()));
         scheduler.stop();
-        assertFalse(result(output, "awaitOutput(0) after stop"));
+        assertEquals(Scheduler.OutputWait.STOPPED, result(output, "awaitOutput(0) after stop"));
     }
 
     @Test
@@ -226,16 +232,17 @@ class SchedulerTest {
         scheduler.awaitNextJob();
         scheduler.awaitNextJob();
         CompletableFuture<Launch> owner = inBackground(scheduler::awaitNextJob);
-        CompletableFuture<Boolean> walker = inBackground(() -> ready(scheduler, 0));
+        CompletableFuture<Scheduler.OutputWait> walker = inBackground(() -> outputWait(scheduler, 0));
         assertStillWaiting(owner, "the owner with every worker busy");
         assertStillWaiting(walker, "the walker before segment 0 is done");
 
         scheduler.stop();
 
         assertNull(result(owner, "the owner after stop"));
-        assertFalse(result(walker, "the walker after stop"));
+        assertEquals(Scheduler.OutputWait.STOPPED, result(walker, "the walker after stop"));
         scheduler.jobEnded(new JobKey(0, 1), true, ONE_DIAL);
-        assertFalse(ready(scheduler, 0), "awaitOutput after stop, segment 0's output done");
+        assertEquals(Scheduler.OutputWait.STOPPED, outputWait(scheduler, 0),
+                "awaitOutput after stop, segment 0's output done");
         assertNull(scheduler.awaitNextJob(), "awaitNextJob after stop, a worker free");
     }
 
@@ -253,5 +260,57 @@ class SchedulerTest {
 
         assertNull(scheduler.awaitNextJob());
         assertEquals(0, scheduler.alive());
+    }
+
+    @Test
+    void aFailedJobReleasesTheOwnerWaitingForAFreeWorker() throws Exception {
+        Scheduler scheduler = new Scheduler(PLAN, LOOKAHEAD);
+        scheduler.awaitNextJob();
+        scheduler.awaitNextJob();
+        CompletableFuture<Launch> owner = inBackground(scheduler::awaitNextJob);
+        assertStillWaiting(owner, "the owner with every worker busy");
+
+        scheduler.jobFailed(); // a worker is free, but the request is failing: nothing more is handed out
+
+        assertNull(result(owner, "the owner after a job failed"));
+        assertEquals(1, scheduler.alive());
+        assertNull(scheduler.awaitNextJob(), "awaitNextJob after a job failed, a worker free");
+    }
+
+    @Test
+    void theWalkerSaysWhichStageOfTheClientsSegmentItWaitsFor() throws Exception {
+        RequestPlan threeStages = new RequestPlan(0, 2, 3, 2);
+        Scheduler scheduler = new Scheduler(threeStages, 2);
+        assertEquals("segment 0 waiting for stage 0", scheduler.waitingFor());
+        Launch first = scheduler.awaitNextJob();
+        assertEquals(new JobKey(0, 2), first.key());
+        Launch second = scheduler.awaitNextJob();
+        assertEquals(new JobKey(1, 0), second.key());
+        scheduler.jobEnded(second.key(), true, ONE_DIAL);
+        assertEquals("segment 0 waiting for stage 0", scheduler.waitingFor(), "segment 1's progress is not segment 0's");
+        scheduler.jobEnded(first.key(), true, ONE_DIAL);
+        assertTrue(ready(scheduler, 0));
+        scheduler.delivered(0);
+        assertEquals("segment 1 waiting for stage 1", scheduler.waitingFor());
+    }
+
+    @Test
+    void aDeadlineThatHasJustArrivedHasPassedEvenWithTheOutputReady() throws Exception {
+        Scheduler scheduler = withSegmentZeroDone();
+        AtomicLong now = new AtomicLong(1_000);
+        Deadline deadline = Deadline.after(Duration.ofSeconds(2), now::get);
+        now.addAndGet(Duration.ofSeconds(2).toNanos()); // not one nanosecond left
+
+        assertEquals(Scheduler.OutputWait.DEADLINE_PASSED, scheduler.awaitOutput(0, deadline));
+        now.addAndGet(-1); // one nanosecond left: the output is ready in time
+        assertEquals(Scheduler.OutputWait.READY, scheduler.awaitOutput(0, deadline));
+    }
+
+    @Test
+    void theWalkerWaitsForItsOutputOnlyUntilTheDeadline() throws Exception {
+        Scheduler scheduler = new Scheduler(PLAN, LOOKAHEAD);
+        CompletableFuture<Scheduler.OutputWait> output =
+                inBackground(() -> scheduler.awaitOutput(0, Deadline.after(Duration.ofMillis(50))));
+        assertEquals(Scheduler.OutputWait.DEADLINE_PASSED, result(output, "awaitOutput(0) with a deadline of 50 ms"));
     }
 }

@@ -73,4 +73,28 @@ class UnitBoardFrontierTest {
                 () -> board.scheduled(new JobKey(0, 0)));
         assertTrue(below.getMessage().contains("outside the window [1, 4)"), below.getMessage());
     }
+
+    @Test
+    void theLowestStageNotDoneIsTheOneAboveTheHighestDoneStage() {
+        UnitBoard board = new UnitBoard(PLAN, 4);
+        assertEquals(new JobKey(0, 1), launch(board));
+        assertEquals(new JobKey(1, 0), launch(board));
+        assertEquals(0, board.lowestStageNotDone(1));
+
+        board.done(new JobKey(1, 0), new UnitCounts(1, 0, 0));
+        assertEquals(1, board.lowestStageNotDone(1), "segment 1 now waits for its stage 1");
+        board.done(new JobKey(0, 1), new UnitCounts(1, 0, 0));
+        assertEquals(2, board.lowestStageNotDone(0), "every stage of segment 0 is done: the stage count");
+    }
+
+    @Test
+    void withResumeNoSegmentPastTheWindowIsLookedUpEvenWhenItIsNextInLine() {
+        UnitBoard board = new UnitBoard(PLAN, 2, true, null); // a window of 2 segments
+        board.checked(0, false);
+        board.checked(1, false);
+        assertEquals(-1, board.segmentToCheck());
+
+        IllegalStateException early = assertThrows(IllegalStateException.class, () -> board.checked(2, false));
+        assertEquals("segment 2 checked out of turn; next to check is -1", early.getMessage());
+    }
 }
