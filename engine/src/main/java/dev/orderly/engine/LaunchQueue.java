@@ -218,7 +218,8 @@ public final class LaunchQueue {
                 throw new IllegalStateException(key + " is dialing already; report refused, failed or leave first");
             }
             if (entry == null) {
-                if (queued.isEmpty() || (queued.firstKey().compareTo(key) > 0 && dialers.size() < window)) {
+                // Nothing queued ahead of it (the key itself is not queued), and no queue or a free dial slot.
+                if (queued.headMap(key).isEmpty() && (queued.isEmpty() || dialers.size() < window)) {
                     dialers.add(key);
                     assert invariantsHold();
                     return;
