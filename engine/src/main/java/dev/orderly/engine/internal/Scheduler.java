@@ -314,8 +314,14 @@ final class Scheduler {
 
     @Override
     public String toString() {
-        return "Scheduler[alive " + alive + " of " + workers + (stopped ? ", stopped" : "") + (failed ? ", failed" : "")
-                + ", " + board + "]";
+        // Under the lock: the board's state is guarded by it (and checks so with -ea); reentrant for assert messages.
+        lock.lock();
+        try {
+            return "Scheduler[alive " + alive + " of " + workers + (stopped ? ", stopped" : "")
+                    + (failed ? ", failed" : "") + ", " + board + "]";
+        } finally {
+            lock.unlock();
+        }
     }
 
     private void requireReading(long segment) {
