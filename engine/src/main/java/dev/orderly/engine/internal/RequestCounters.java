@@ -4,6 +4,7 @@ import dev.orderly.api.RequestResult;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.LongSupplier;
 
 /**
  * The figures of one request, bumped by its jobs and its walker at once. Thread-safe: each figure is an atomic
@@ -11,7 +12,8 @@ import java.util.concurrent.atomic.LongAdder;
  */
 final class RequestCounters {
 
-    private final long startNanos = System.nanoTime();
+    private final LongSupplier nanoTime;
+    private final long startNanos;
     private final LongAdder delivered = new LongAdder();
     private final LongAdder admissions = new LongAdder();
     private final LongAdder dials = new LongAdder();
@@ -22,6 +24,16 @@ final class RequestCounters {
     private final LongAdder fromStore = new LongAdder();
     private final AtomicLong firstDeliveryNanos = new AtomicLong(-1);
     private final AtomicLong lastDeliveryNanos = new AtomicLong(-1);
+
+    RequestCounters() {
+        this(System::nanoTime);
+    }
+
+    /** Figures timed on {@code nanoTime}, for tests that decide what time it is. */
+    RequestCounters(LongSupplier nanoTime) {
+        this.nanoTime = nanoTime;
+        this.startNanos = nanoTime.getAsLong();
+    }
 
     void dial() {
         dials.increment();
@@ -58,14 +70,14 @@ final class RequestCounters {
     }
 
     void delivered() {
-        long now = System.nanoTime() - startNanos;
+        long now = nanoTime.getAsLong() - startNanos;
         firstDeliveryNanos.compareAndSet(-1, now);
         lastDeliveryNanos.set(now);
         delivered.increment();
     }
 
     private Duration sinceStart() {
-        return Duration.ofNanos(System.nanoTime() - startNanos);
+        return Duration.ofNanos(nanoTime.getAsLong() - startNanos);
     }
 
     /**
@@ -78,7 +90,7 @@ final class RequestCounters {
         Duration sinceStart = sinceStart();
         return new RequestResult(delivered.sum(), admissions.sum(), dials.sum(), refusals.sum(), failures.sum(),
                 executionTimeouts.sum(), reruns.sum(),
-                first < 0 ? Duration.ZERO : Duration.ofNanos(first),
+                Duration.ofNanos(Math.max(first, 0)), // -1 until the first delivery
                 last < 0 ? sinceStart : Duration.ofNanos(last));
     }
 }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.orderly.api.RequestResult;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -16,10 +17,8 @@ import org.junit.jupiter.api.Timeout;
  * wrong end of one) falls outside its bounds. Checking only {@code elapsed >= timeToFirstSegment} would let both be
  * wrong together.
  *
- * <p>Equivalent mutants: in {@code result()}, "no delivery yet" is {@code first < 0} (and {@code last < 0}); the
- * mutants {@code <= 0} differ only for a delivery at exactly 0 ns after the start. For the first delivery both forms
- * then give {@code Duration.ZERO}; for the last, a delivery in the same clock tick as the request's start, which no
- * request can make (the first segment must be dialed, run and read first).
+ * <p>A delivery in the clock tick the request started in (a segment read from the store at once, on a coarse clock)
+ * is timed at zero, not taken for "nothing delivered yet": {@code -1}, not {@code 0}, means no delivery.
  */
 @Timeout(value = 10, unit = TimeUnit.SECONDS)
 class RequestCountersTest {
@@ -114,5 +113,17 @@ class RequestCountersTest {
         assertEquals(4, result.failures());
         assertEquals(3, result.executionTimeouts());
         assertEquals(2, result.reruns());
+    }
+
+    @Test
+    void aDeliveryInTheTickTheRequestStartedInIsTimedAtZero() {
+        AtomicLong clock = new AtomicLong(500);
+        RequestCounters counters = new RequestCounters(clock::get);
+        counters.delivered();
+        clock.addAndGet(7_000);
+
+        RequestResult result = counters.result();
+        assertEquals(Duration.ZERO, result.timeToFirstSegment());
+        assertEquals(Duration.ZERO, result.elapsed(), "the time to the last delivery, not the 7 us so far");
     }
 }
