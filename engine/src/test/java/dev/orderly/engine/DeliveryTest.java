@@ -10,6 +10,7 @@ import dev.orderly.api.RequestPlan;
 import dev.orderly.api.RequestResult;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -48,5 +49,19 @@ class DeliveryTest {
         assertEquals(result.dials(), result.admissions());
         assertEquals(0, result.refusals());
         assertTrue(result.elapsed().compareTo(result.timeToFirstSegment()) >= 0, result.toString());
+    }
+
+    /** {@code Orderly.engine()} reads the environment; none of its variables is set where the tests run. */
+    @Test
+    void theEngineConfiguredFromTheEnvironmentRunsARequest() throws Exception {
+        RequestPlan plan = new RequestPlan(0, 5, 2, 2);
+        InMemoryOutputStore store = new InMemoryOutputStore();
+        RecordingClient client = new RecordingClient();
+
+        RequestResult result = Orderly.engine()
+                .run(Request.of(plan, new StubTier2(plan, store, job -> StubTier2.OK), store, client));
+
+        assertEquals(range(0, 5), client.segments());
+        assertEquals(5, result.segmentsDelivered());
     }
 }

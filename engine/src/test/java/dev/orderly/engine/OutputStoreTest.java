@@ -30,8 +30,12 @@ class OutputStoreTest {
         assertArrayEquals(new byte[] {1, 2}, store.read(3).orElseThrow());
         store.write(3, new byte[] {9});
         assertArrayEquals(new byte[] {9}, store.read(3).orElseThrow());
+        assertEquals(1, store.size(), "one segment with an output, written twice");
+        store.write(4, new byte[0]);
+        assertEquals(2, store.size());
         store.delete(3);
         assertEquals(Optional.empty(), store.read(3));
+        assertEquals(1, store.size());
     }
 
     @Test
@@ -47,6 +51,7 @@ class OutputStoreTest {
     @Test
     void fileStoreReadsWhatWasWrittenAndAMissingFileReadsAsEmpty() throws IOException {
         FileOutputStore store = new FileOutputStore(dir.resolve("outputs"));
+        assertEquals(dir.resolve("outputs"), store.directory());
         assertEquals(Optional.empty(), store.read(7));
         store.write(7, "seven".getBytes());
         assertArrayEquals("seven".getBytes(), store.read(7).orElseThrow());
