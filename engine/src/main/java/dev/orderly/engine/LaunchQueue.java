@@ -500,7 +500,7 @@ public final class LaunchQueue {
                 return false;
             }
         }
-        return false;
+        throw new AssertionError(entry.key + " is not queued"); // only a queued job's thread asks
     }
 
     /**
