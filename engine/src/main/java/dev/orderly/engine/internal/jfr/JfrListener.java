@@ -62,17 +62,15 @@ public final class JfrListener implements RequestListener {
 
     @Override
     public void onDial(Job job) {
-        if (!waits.isEmpty()) {
-            LaunchWaitEvent wait = waits.remove(job.key());
-            if (wait != null) {
-                wait.end();
-                if (wait.shouldCommit()) {
-                    wait.requestId = requestId;
-                    wait.segment = job.key().segment();
-                    wait.stage = job.key().stage();
-                    wait.attempt = job.attempt();
-                    commit(wait);
-                }
+        LaunchWaitEvent wait = waits.remove(job.key());
+        if (wait != null) {
+            wait.end();
+            if (wait.shouldCommit()) {
+                wait.requestId = requestId;
+                wait.segment = job.key().segment();
+                wait.stage = job.key().stage();
+                wait.attempt = job.attempt();
+                commit(wait);
             }
         }
         DialEvent dial = begun(new DialEvent());
@@ -85,7 +83,7 @@ public final class JfrListener implements RequestListener {
 
     @Override
     public void onAdmitted(Job job) {
-        endDial(job, "admitted", "");
+        endDial(job.key(), "admitted", "");
         JobRunEvent run = begun(new JobRunEvent());
         if (run != null) {
             run.attempt = job.attempt();
@@ -182,28 +180,22 @@ public final class JfrListener implements RequestListener {
         }
     }
 
-    /** An error ends the dial in flight if there is one, else the run it interrupted. */
+    /**
+     * An error ends the dial in flight, or else the run it interrupted: a job has one or the other open, never both (its
+     * run begins as its dial ends).
+     */
     private void endAttempt(Job job, Tier2Exception cause) {
         String outcome = cause.kind().name().toLowerCase(Locale.ROOT);
         String message = String.valueOf(cause.getMessage());
-        if (!endDial(job, outcome, message)) {
-            endRun(job.key(), outcome, message);
-        }
+        endDial(job.key(), outcome, message);
+        endRun(job.key(), outcome, message);
     }
 
-    private boolean endDial(Job job, String outcome, String message) {
-        if (dials.isEmpty()) {
-            return false;
-        }
-        DialEvent dial = dials.remove(job.key());
+    private void endDial(JobKey key, String outcome, String message) {
+        DialEvent dial = dials.remove(key);
         if (dial == null) {
-            return false;
+            return;
         }
-        commitDial(dial, job.key(), outcome, message);
-        return true;
-    }
-
-    private void commitDial(DialEvent dial, JobKey key, String outcome, String message) {
         dial.end();
         if (dial.shouldCommit()) {
             dial.requestId = requestId;
@@ -216,9 +208,6 @@ public final class JfrListener implements RequestListener {
     }
 
     private void endRun(JobKey key, String outcome, String message) {
-        if (runs.isEmpty()) {
-            return;
-        }
         JobRunEvent run = runs.remove(key);
         if (run == null) {
             return;
@@ -234,12 +223,13 @@ public final class JfrListener implements RequestListener {
         }
     }
 
-    /** The request has ended and every thread of it with it: whatever is still open was cut short. */
+    /**
+     * The request has ended and every thread of it with it: the dials and runs still open were cut short. A launch wait
+     * cut short is not recorded (it ended in no dial), nor is the delivery that never came.
+     */
     private void closeAll() {
-        dials.forEach((key, dial) -> commitDial(dial, key, "cancelled", ""));
-        dials.clear();
+        dials.keySet().forEach(key -> endDial(key, "cancelled", ""));
         runs.keySet().forEach(key -> endRun(key, "cancelled", ""));
-        waits.clear();
         lastDelivery = null;
     }
 
