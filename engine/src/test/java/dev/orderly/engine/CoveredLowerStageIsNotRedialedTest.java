@@ -28,9 +28,11 @@ import org.junit.jupiter.params.provider.CsvSource;
  * of the rule, "its segment was delivered", is tested where shadowed jobs fail late).
  *
  * <p>Unit (1, 0) is launched first, since (1, 1) must wait for segment 0's stage 0, which (0, 1) produces once
- * (1, 0) has dialed. The dial of (1, 0) is held until (1, 1) is done (seen by the dial of (2, 1), which the scheduler
- * starts only then), and then fails. The client holds segment 0 all
- * along, so segment 1 is not delivered while this happens.
+ * (1, 0) has dialed. The dial of (1, 0) (or, for the errors from await, its call's await) is held until (1, 1) is done
+ * (seen by the dial of (2, 1), which the scheduler starts only then), and then fails. The client holds segment 0 all
+ * along, so segment 1 is not delivered while this happens. The held dial or await ignores the interrupt by which the
+ * engine cancels the covered job, as a client whose blocking call is not interruptible does: otherwise the job would
+ * end on that interrupt and the failure under test would never happen.
  *
  * <p>Equivalent mutant: {@code JobRunner.run} returning null instead of {@code Outcome.ABANDONED} for such a job. Its
  * only caller asks whether the outcome is {@code DONE}; null and ABANDONED both answer no, so no behaviour differs.
@@ -58,14 +60,7 @@ class CoveredLowerStageIsNotRedialedTest {
         CountDownLatch release = new CountDownLatch(1);
         AtomicInteger coveredDials = new AtomicInteger();
         InMemoryOutputStore store = new InMemoryOutputStore();
-        StubTier2 scripted = new StubTier2(PLAN, store, job -> {
-            if (!job.key().equals(COVERED) || job.attempt() > 1) {
-                return StubTier2.OK;
-            }
-            return failure.equals("retryable error from await")
-                    ? StubTier2.awaitThrows(Tier2Exception.retryable("stream reset", null))
-                    : StubTier2.awaitThrows(new IllegalArgumentException("decoder bug"));
-        });
+        StubTier2 scripted = new StubTier2(PLAN, store, job -> StubTier2.OK);
         Tier2Client tier2 = job -> {
             if (job.key().equals(AFTER_COVERING)) {
                 coveringDone.countDown();
@@ -77,22 +72,32 @@ class CoveredLowerStageIsNotRedialedTest {
                 return scripted.dial(job);
             }
             coveredDials.incrementAndGet();
-            if (job.attempt() == 1) {
-                coveredDialing.countDown();
-                if (!coveringDone.await(10, TimeUnit.SECONDS)) {
-                    throw new IllegalStateException(COVERING + " was never done");
+            if (job.attempt() > 1) {
+                return scripted.dial(job);
+            }
+            coveredDialing.countDown();
+            switch (failure) {
+                case "client exception from dial" -> {
+                    awaitIgnoringInterrupts(coveringDone);
+                    throw new IllegalStateException("client bug");
                 }
-                switch (failure) {
-                    case "client exception from dial" -> throw new IllegalStateException("client bug");
-                    case "no call from dial" -> {
-                        return null;
-                    }
-                    default -> {
-                        // the scripted fleet admits it and its await fails
-                    }
+                case "no call from dial" -> {
+                    awaitIgnoringInterrupts(coveringDone);
+                    return null;
+                }
+                case "retryable error from await" -> {
+                    return () -> {
+                        awaitIgnoringInterrupts(coveringDone);
+                        throw Tier2Exception.retryable("stream reset", null);
+                    };
+                }
+                default -> {
+                    return () -> {
+                        awaitIgnoringInterrupts(coveringDone);
+                        throw new IllegalArgumentException("decoder bug");
+                    };
                 }
             }
-            return scripted.dial(job);
         };
         RecordingClient recorder = new RecordingClient();
         Background run = new Background(Orderly.engine(config), Request.of(PLAN, tier2, store, (segment, output) -> {
@@ -117,5 +122,26 @@ class CoveredLowerStageIsNotRedialedTest {
         assertEquals(1, coveredDials.get(), COVERED + " dials");
         assertEquals(List.of(), scripted.dependencyViolations());
         assertEquals(0, scripted.openCalls(), "open calls");
+    }
+
+    /** Waits for {@code latch} through any interrupt, then restores the interrupt; fails after 10 s. */
+    private static void awaitIgnoringInterrupts(CountDownLatch latch) {
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    if (!latch.await(10, TimeUnit.SECONDS)) {
+                        throw new IllegalStateException(COVERING + " was never done");
+                    }
+                    return;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 }
