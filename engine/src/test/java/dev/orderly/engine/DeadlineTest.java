@@ -34,22 +34,23 @@ class DeadlineTest {
     @ParameterizedTest(name = "ordered={0}")
     @ValueSource(booleans = {true, false})
     void aFleetThatAlwaysRefusesFailsTheRequestAtItsDeadline(boolean ordered) {
+        RequestPlan plan = new RequestPlan(100, 110, 2, 3); // not from 0: "3 of 10" counts from the first segment
         InMemoryOutputStore store = new InMemoryOutputStore();
-        StubTier2 tier2 = new StubTier2(PLAN, store,
-                job -> job.key().segment() < 3 ? StubTier2.OK : StubTier2.refused());
+        StubTier2 tier2 = new StubTier2(plan, store,
+                job -> job.key().segment() < 103 ? StubTier2.OK : StubTier2.refused());
         ThreadCensus census = new ThreadCensus();
         RecordingClient client = new RecordingClient();
         Background run = new Background(census.engine(config(ordered)),
-                Request.of(PLAN, tier2, store, client).withId("r-7").withDeadline(Duration.ofSeconds(2)));
+                Request.of(plan, tier2, store, client).withId("r-7").withDeadline(Duration.ofSeconds(2)));
 
         RequestFailedException failure = assertInstanceOf(RequestFailedException.class, run.failure(10));
 
         assertTrue(failure.getMessage().matches("request r-7 passed its deadline of 2s: 3 of 10 segments delivered,"
-                + " segment 3 waiting for stage 0, [1-9][0-9]* refusals"), failure.getMessage());
+                + " segment 103 waiting for stage 0, [1-9][0-9]* refusals"), failure.getMessage());
         RequestResult partial = failure.partialResult().orElseThrow();
         assertEquals(3, partial.segmentsDelivered());
         assertTrue(partial.refusals() > 0, partial.toString());
-        assertEquals(Fixtures.range(0, 3), client.segments());
+        assertEquals(Fixtures.range(100, 103), client.segments());
         assertEquals(0, census.alive(), "request threads alive after run ended");
         assertEquals(0, tier2.openCalls());
     }

@@ -113,4 +113,28 @@ class LoggingTest {
                 warnings.get(1).message());
         assertEquals(null, warnings.get(1).thrown());
     }
+
+    @Test
+    void aListenerThatThrowsOnceIsLoggedOnceWithNoCountAfterIt() throws Exception {
+        InMemoryOutputStore store = new InMemoryOutputStore();
+        StubTier2 tier2 = new StubTier2(PLAN, store, job -> StubTier2.OK);
+        dev.orderly.api.RequestListener onceHostile = new dev.orderly.api.RequestListener() {
+            @Override
+            public void onSegmentDelivered(long segment) {
+                if (segment == PLAN.startSegment()) {
+                    throw new IllegalStateException("listener bug");
+                }
+            }
+        };
+        LogCapture.start();
+
+        Orderly.engine(Fixtures.fast()).run(Request.of(PLAN, tier2, store, new RecordingClient())
+                .withId("req-once").withListener(onceHostile));
+        List<LogCapture.Event> events = LogCapture.stop();
+
+        List<LogCapture.Event> warnings = events.stream()
+                .filter(e -> e.level() == Level.WARN && e.logger().endsWith(".SafeListener")).toList();
+        assertEquals(1, warnings.size(), "the first failure, and no \"0 more time(s)\": " + warnings);
+        assertTrue(warnings.get(0).thrown() instanceof IllegalStateException, warnings.get(0).toString());
+    }
 }
