@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.orderly.api.EngineConfig;
 import dev.orderly.api.JobKey;
 import dev.orderly.api.Request;
+import dev.orderly.api.RequestListener;
 import dev.orderly.api.RequestResult;
 import dev.orderly.api.Tier2Exception;
 import dev.orderly.api.RequestFailedException;
@@ -125,7 +126,11 @@ class Issue9RegressionTest {
                 StubTier2.awaitThrows(Tier2Exception.retryable("stream reset", null)));
     }
 
-    /** Plan (0, 2, 2, 2) where (1, 0) does {@code step} and is covered by (1, 1): run returns, nothing is left. */
+    /**
+     * Plan (0, 2, 2, 2) where (1, 0) does {@code step} and is covered by (1, 1): its job stops while the request still
+     * runs (the client holds the last segment until it has, or 5 s), not only when the request's end cancels
+     * everything; run returns, nothing is left.
+     */
     private static void runWithACoveredUnit(EngineConfig config, StubTier2.Step step) throws Throwable {
         RequestPlan plan = new RequestPlan(0, 2, 2, 2);
         JobKey covered = new JobKey(1, 0);
@@ -133,10 +138,27 @@ class Issue9RegressionTest {
         CountDownLatch coveredDialed = new CountDownLatch(1);
         StubTier2 tier2 = new StubTier2(plan, store, job -> coveredFirst(job, covered, coveredDialed, step));
         ThreadCensus census = new ThreadCensus();
+        CountDownLatch coveredStopped = new CountDownLatch(1);
+        RequestListener listener = new RequestListener() {
+            @Override
+            public void onAbandoned(JobKey key) {
+                if (key.equals(covered)) {
+                    coveredStopped.countDown();
+                }
+            }
+        };
+        CompletableFuture<Boolean> stoppedBeforeTheEnd = new CompletableFuture<>();
+        RecordingClient recorder = new RecordingClient();
 
-        RequestResult result = new Background(census.engine(config),
-                Request.of(plan, tier2, store, new RecordingClient())).get(10);
+        RequestResult result = new Background(census.engine(config), Request.of(plan, tier2, store,
+                (segment, output) -> {
+                    if (segment == 1) {
+                        stoppedBeforeTheEnd.complete(coveredStopped.await(5, TimeUnit.SECONDS));
+                    }
+                    recorder.accept(segment, output);
+                }).withListener(listener)).get(10);
 
+        assertTrue(stoppedBeforeTheEnd.getNow(false), covered + " was still running when the last segment came");
         assertEquals(2, result.segmentsDelivered());
         assertEquals(1, tier2.dialsOf(covered));
         assertEquals(0, census.alive());

@@ -75,11 +75,10 @@ final class RunningJobs {
         boolean attach(Tier2Call call) {
             lock.lock();
             try {
-                if (cancelled) {
-                    return false;
+                if (!cancelled) {
+                    this.call = call;
                 }
-                this.call = call;
-                return true;
+                return !cancelled;
             } finally {
                 lock.unlock();
             }
