@@ -81,6 +81,7 @@ final class StubTier2 implements Tier2Client {
     private final AtomicInteger openCalls = new AtomicInteger();
     private final AtomicInteger doubleCloses = new AtomicInteger();
     private final AtomicInteger cancelledCalls = new AtomicInteger();
+    private final AtomicInteger succeededCalls = new AtomicInteger();
     private static final int OPEN = 0;
     private static final int ENDED = 1;
     private static final int CANCELLED = 2;
@@ -165,6 +166,7 @@ final class StubTier2 implements Tier2Client {
                         store.write(key.segment(), outputOf(key.segment()));
                     }
                     highestDone.merge(key.segment(), key.stage(), Math::max);
+                    succeededCalls.incrementAndGet();
                 }
                 case AwaitThrows(Exception e) -> {
                     if (!state.compareAndSet(OPEN, ENDED)) {
@@ -210,6 +212,11 @@ final class StubTier2 implements Tier2Client {
 
     int openCalls() {
         return openCalls.get();
+    }
+
+    /** Calls whose await returned normally: their job is done. */
+    int succeededCalls() {
+        return succeededCalls.get();
     }
 
     /** Calls closed before their job ended on the tier2: the engine cancelled them. */
