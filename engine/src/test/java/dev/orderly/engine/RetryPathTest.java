@@ -230,6 +230,38 @@ class RetryPathTest {
         assertEquals(1, tier2.dialsOf(UNIT));
     }
 
+    /**
+     * An Error is not a tier2 failure the retry path knows: the request fails at once with it as the cause, naming the
+     * unit when the tier2 client threw it, and the request when the reading client did.
+     */
+    @ParameterizedTest(name = "ordered={0}")
+    @ValueSource(booleans = {true, false})
+    void anErrorThrownByAClientFailsTheRequestWithItAsTheCause(boolean ordered) {
+        InMemoryOutputStore store = new InMemoryOutputStore();
+        AssertionError bug = new AssertionError("client invariant broken");
+        StubTier2 scripted = new StubTier2(PLAN, store, job -> StubTier2.OK);
+        dev.orderly.api.Tier2Client tier2 = job -> {
+            if (job.key().equals(UNIT)) {
+                throw bug;
+            }
+            return scripted.dial(job);
+        };
+
+        RequestFailedException failure = assertThrows(RequestFailedException.class, () -> Orderly.engine(
+                config(ordered)).run(Request.of(PLAN, tier2, store, new RecordingClient()).withId("r-error")));
+        assertEquals("segment 12 stage 2 failed with java.lang.AssertionError: client invariant broken on attempt 1,"
+                + " giving up", failure.getMessage());
+        assertSame(bug, failure.getCause());
+
+        RequestFailedException readerFailure = assertThrows(RequestFailedException.class, () -> Orderly.engine(
+                config(ordered)).run(Request.of(PLAN, scripted, store, (segment, output) -> {
+                    throw bug;
+                }).withId("r-reader")));
+        assertEquals("request r-reader failed: java.lang.AssertionError: client invariant broken",
+                readerFailure.getMessage());
+        assertSame(bug, readerFailure.getCause());
+    }
+
     @ParameterizedTest(name = "ordered={0}")
     @ValueSource(booleans = {true, false})
     void unitsOtherThanTheFailingOneAreNotRedialed(boolean ordered) throws Exception {
