@@ -91,8 +91,13 @@ final class RequestScopes {
 
     /** Loads {@link StructuredRequestScope} if this JVM can, else says why not. */
     static Loaded loadStructured() {
+        return load(STRUCTURED_CLASS);
+    }
+
+    /** Loads the request scope class {@code className} if this JVM can, else says why not. */
+    static Loaded load(String className) {
         try {
-            Class<?> type = Class.forName(STRUCTURED_CLASS, true, RequestScopes.class.getClassLoader());
+            Class<?> type = Class.forName(className, true, RequestScopes.class.getClassLoader());
             MethodHandle constructor = MethodHandles.lookup().findConstructor(type,
                     MethodType.methodType(void.class, String.class, Scheduler.class, Consumer.class));
             return new Loaded((id, scheduler, observer) -> {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.orderly.api.EngineConfig;
@@ -111,12 +112,26 @@ class ScopeChoiceTest {
     }
 
     @Test
+    void forcingAStructuredScopeThisJvmCanLoadTakesIt() {
+        RequestScopes.Choice choice = RequestScopes.choose("structured", () -> new RequestScopes.Loaded(FAKE, null));
+        assertEquals(new RequestScopes.Choice("structured", FAKE, "forced by -Dorderly.scope=structured", null), choice);
+    }
+
+    @Test
+    void aScopeClassThatDoesNotLoadIsReportedWithTheReason() {
+        RequestScopes.Loaded loaded = RequestScopes.load("dev.orderly.engine.internal.NoSuchRequestScope");
+        assertNull(loaded.factory());
+        assertEquals("java.lang.ClassNotFoundException: dev.orderly.engine.internal.NoSuchRequestScope",
+                loaded.whyNot());
+    }
+
+    @Test
     void theChoiceIsLoggedAtDebugSayingWhichAndWhy() {
         RequestScopes.Choice choice = RequestScopes.choose(null, () -> new RequestScopes.Loaded(null, "no 25 here"));
         LogCapture.start();
         List<LogCapture.Event> events;
         try {
-            RequestScopes.logged(choice);
+            assertSame(choice, RequestScopes.logged(choice));
         } finally {
             events = LogCapture.stop();
         }
