@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.orderly.api.RequestPlan;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -20,6 +21,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.stream.Stream;
@@ -67,6 +69,9 @@ class RequestScopeRulesTest {
         final CountDownLatch jobsStarted = new CountDownLatch(2);
         final CompletableFuture<Optional<Throwable>> outcome = new CompletableFuture<>();
         final AtomicReference<Thread> owner = new AtomicReference<>();
+        /** Taken by the owner the moment run returns or throws: the scope's threads still alive, its interrupt flag. */
+        volatile List<Thread> aliveWhenRunEnded;
+        volatile boolean ownerInterruptedWhenRunEnded;
 
         final RequestScope scope;
 
@@ -76,12 +81,28 @@ class RequestScopeRulesTest {
 
         void start(Callable<Void> walker, Function<Launch, Callable<Void>> jobs) {
             owner.set(Thread.ofVirtual().name("scope-rules-owner").start(() -> {
+                Optional<Throwable> result;
                 try {
-                    outcome.complete(scope.run(walker, jobs));
+                    result = scope.run(walker, jobs);
                 } catch (Throwable t) {
+                    runEnded();
                     outcome.completeExceptionally(t);
+                    return;
                 }
+                runEnded();
+                outcome.complete(result);
             }));
+        }
+
+        private void runEnded() {
+            ownerInterruptedWhenRunEnded = Thread.currentThread().isInterrupted();
+            aliveWhenRunEnded = threads.stream().filter(Thread::isAlive).toList();
+        }
+
+        /** Waits until the owner is parked (in the scope's wait for its threads, where the test puts it). */
+        void awaitOwnerWaiting(String where) {
+            await("the owner waits " + where).atMost(Duration.ofSeconds(5))
+                    .until(() -> owner.get().getState() == Thread.State.WAITING);
         }
 
         /** Waits, costing no CPU, until the thread is interrupted; records who was, then ends with {@code echo}. */
@@ -134,6 +155,7 @@ class RequestScopeRulesTest {
         void assertNothingLeftRunning() {
             List<Thread> made = List.copyOf(threads);
             assertFalse(made.isEmpty(), "the scope made no thread");
+            assertEquals(List.of(), aliveWhenRunEnded, "threads of the scope still alive the moment run ended");
             for (Thread thread : made) {
                 assertFalse(thread.isAlive(), thread + " outlived run");
                 assertTrue(thread.getName().matches("orderly-" + REQUEST + "-\\d+"), thread.getName());
@@ -296,5 +318,114 @@ class RequestScopeRulesTest {
         assertSame(broken, run.thrown("the owner's own error"));
         assertEquals(Set.of("walker", "job 0"), run.interrupted);
         run.assertNothingLeftRunning();
+        assertFalse(run.ownerInterruptedWhenRunEnded, "nobody interrupted the owner, yet it came back interrupted");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("scopes")
+    void anOwnerThatBreaksAndIsInterruptedWhileItWaitsForTheThreadsThrowsItsErrorWithItsInterruptSet(String name,
+            RequestScope.Factory factory) throws Exception {
+        IllegalStateException broken = new IllegalStateException("no job could be made");
+        CountDownLatch release = new CountDownLatch(1);
+        Run run = new Run(factory);
+        run.start(() -> {
+            try {
+                new CountDownLatch(1).await();
+                throw new AssertionError("the walker was released without an interrupt");
+            } catch (InterruptedException e) {
+                run.interrupted.add("walker");
+                // Slow to wind up: the owner waits for it, and is interrupted meanwhile.
+                assertTrue(release.await(10, TimeUnit.SECONDS), "the test never released the walker");
+                throw e;
+            }
+        }, launch -> {
+            throw broken;
+        });
+        await("the broken owner cancels the walker").atMost(Duration.ofSeconds(5))
+                .until(() -> run.interrupted.contains("walker"));
+        run.awaitOwnerWaiting("for the walker to end");
+
+        run.owner.get().interrupt();
+        // The owner must go on waiting for the walker: run ends only once it is released.
+        await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(3))
+                .untilAsserted(() -> assertFalse(run.outcome.isDone(), "run ended while the walker was running"));
+        release.countDown();
+
+        assertSame(broken, run.thrown("the owner's own error"));
+        run.assertNothingLeftRunning();
+        assertTrue(run.ownerInterruptedWhenRunEnded, "the owner's interrupt was swallowed");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("scopes")
+    void theLastThreadToEndWakesTheOwnerThatWaitsForIt(String name, RequestScope.Factory factory) throws Exception {
+        Map<Long, CountDownLatch> release = Map.of(0L, new CountDownLatch(1), 1L, new CountDownLatch(1));
+        Map<Long, Thread> jobThreads = new ConcurrentHashMap<>();
+        Run run = new Run(factory);
+        run.start(() -> {
+            run.awaitJobsStarted();
+            return null; // cancels the two jobs; each winds up only when the test releases it
+        }, launch -> () -> {
+            long segment = launch.key().segment();
+            jobThreads.put(segment, Thread.currentThread());
+            run.jobsStarted.countDown();
+            try {
+                new CountDownLatch(1).await();
+                throw new AssertionError("job " + segment + " was released without an interrupt");
+            } catch (InterruptedException e) {
+                run.interrupted.add("job " + segment);
+                assertTrue(release.get(segment).await(10, TimeUnit.SECONDS), "the test never released the job");
+                throw e;
+            }
+        });
+        await("the walker's return cancels both jobs").atMost(Duration.ofSeconds(5))
+                .until(() -> run.interrupted.size() == 2);
+        run.awaitOwnerWaiting("for the two jobs to end");
+
+        // One job ends while the other still runs: the owner must wait on ...
+        release.get(0L).countDown();
+        await("job 0 ends").atMost(Duration.ofSeconds(5)).until(() -> !jobThreads.get(0L).isAlive());
+        run.awaitOwnerWaiting("for the last job to end");
+        assertFalse(run.outcome.isDone(), "run ended while job 1 was running");
+        // ... and the end of the last one, alone, must wake it.
+        release.get(1L).countDown();
+
+        assertEquals(Optional.empty(), run.result("once the last job ended"));
+        run.assertNothingLeftRunning();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("scopes")
+    void aJobThatFailsAfterAnotherEndedWellStillCancelsTheScope(String name, RequestScope.Factory factory)
+            throws Exception {
+        IllegalStateException failure = new IllegalStateException("the job after");
+        AtomicReference<Thread> firstJob = new AtomicReference<>();
+        AtomicInteger launches = new AtomicInteger();
+        Run run = new Run(factory);
+        run.start(() -> run.blockUntilInterrupted("walker", new InterruptedException("echo")), launch -> {
+            switch (launches.getAndIncrement()) {
+                case 0:
+                    return () -> { // ends well at once, freeing its worker
+                        firstJob.set(Thread.currentThread());
+                        run.scheduler.jobEnded(launch.key(), false, null);
+                        return null;
+                    };
+                case 1:
+                    return () -> run.blockUntilInterrupted("second job", new InterruptedException("echo"));
+                default:
+                    // On the owner, before it forks this job: the first job's thread has ended, so the owner has
+                    // something to clean up at this fork.
+                    await("the first job's thread ends").atMost(Duration.ofSeconds(5))
+                            .until(() -> firstJob.get() != null && !firstJob.get().isAlive());
+                    return () -> {
+                        throw failure; // its worker stays taken: only the scope's cancellation wakes the owner
+                    };
+            }
+        });
+
+        assertSame(failure, run.result("after the third job failed").orElseThrow());
+        assertEquals(Set.of("walker", "second job"), run.interrupted);
+        run.assertNothingLeftRunning();
+        run.assertSchedulerStopped();
     }
 }
