@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.orderly.api.RequestPlan;
+import java.lang.ref.WeakReference;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -25,6 +26,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.stream.Stream;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -392,6 +394,73 @@ class RequestScopeRulesTest {
 
         assertEquals(Optional.empty(), run.result("once the last job ended"));
         run.assertNothingLeftRunning();
+    }
+
+    /**
+     * A long request runs many jobs one after the other: the scope must not keep every thread it started until the
+     * request ends. Seen through a weak reference to the first job's thread, which must become collectable while a
+     * later job runs.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("scopes")
+    void theThreadOfAnEndedJobIsNotKeptWhileTheRequestGoesOn(String name, RequestScope.Factory factory)
+            throws Exception {
+        AtomicReference<WeakReference<Thread>> firstJob = new AtomicReference<>();
+        CompletableFuture<Boolean> firstJobCollected = new CompletableFuture<>();
+        AtomicInteger launches = new AtomicInteger();
+        Scheduler scheduler = new Scheduler(PLAN, 4);
+        // No Run here: its list of the threads made would itself keep the first job's thread.
+        RequestScope scope = factory.open(REQUEST, scheduler, thread -> { });
+        Callable<Void> walker = () -> {
+            firstJobCollected.get(10, TimeUnit.SECONDS);
+            return null; // cancels the second and third jobs
+        };
+        Function<Launch, Callable<Void>> jobs = launch -> {
+            switch (launches.getAndIncrement()) {
+                case 0:
+                    return () -> { // ends well at once, freeing its worker
+                        firstJob.set(new WeakReference<>(Thread.currentThread()));
+                        scheduler.jobEnded(launch.key(), false, null);
+                        return null;
+                    };
+                case 1:
+                    return () -> {
+                        new CountDownLatch(1).await();
+                        return null;
+                    };
+                default:
+                    // On the owner, before it forks the third job: the first job's thread has ended.
+                    await("the first job's thread ends").atMost(Duration.ofSeconds(5)).until(() -> {
+                        WeakReference<Thread> ref = firstJob.get();
+                        return ref != null && (ref.get() == null || !ref.get().isAlive());
+                    });
+                    return () -> {
+                        try {
+                            await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(50)).until(() -> {
+                                System.gc();
+                                return firstJob.get().get() == null;
+                            });
+                            firstJobCollected.complete(true);
+                        } catch (ConditionTimeoutException e) {
+                            firstJobCollected.complete(false);
+                        }
+                        new CountDownLatch(1).await();
+                        return null;
+                    };
+            }
+        };
+        CompletableFuture<Optional<Throwable>> outcome = new CompletableFuture<>();
+        Thread.ofVirtual().name("scope-rules-owner").start(() -> {
+            try {
+                outcome.complete(scope.run(walker, jobs));
+            } catch (Throwable t) {
+                outcome.completeExceptionally(t);
+            }
+        });
+
+        assertTrue(firstJobCollected.get(10, TimeUnit.SECONDS),
+                "the first job's thread was still referenced 5 s after it ended, while the third job ran");
+        assertEquals(Optional.empty(), outcome.get(5, TimeUnit.SECONDS));
     }
 
     @ParameterizedTest(name = "{0}")
