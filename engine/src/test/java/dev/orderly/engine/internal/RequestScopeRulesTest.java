@@ -8,8 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.orderly.api.RequestPlan;
+import java.lang.ref.WeakReference;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -20,9 +22,11 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.stream.Stream;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -43,6 +47,27 @@ import org.junit.jupiter.params.provider.MethodSource;
  * {@code anInterruptOfTheOwnerWhileItWaitsForTheThreadsCancelsEveryThreadAndThrows}), or returns because the scope was
  * already cancelled, which only {@code onComplete} does, after it stopped the scheduler itself. Either way the
  * scheduler is stopped before {@code run} throws; the first call only makes it a moment sooner.
+ *
+ * <p>Equivalent mutants of {@link ThreadsRequestScope}, not tested:
+ * <ul>
+ *   <li>Removing the {@code unlock} after the owner's wait for the threads ({@code awaitEveryThread}), or after its
+ *       last read of the first failure in {@code run}. The owner then ends holding the lock, but no thread asks for it
+ *       again: the wait ends only when the owner sees, under the lock, that no task is running, so every task has
+ *       already left its last locked section (the one that took it out of {@code running}); only the owner forks,
+ *       and it forks nothing more; a scope serves one {@code run}, and the owner's own later {@code lock} calls are
+ *       reentrant. If the owner is interrupted inside the wait, the hold it keeps delays the tasks only until it waits
+ *       again, since {@code Condition.await} releases every hold.
+ *   <li>Removing the {@code unlock} that ends a task's bookkeeping in {@code runTask}, in the four copies javac makes
+ *       of it for the exceptional paths: they run only if {@code HashSet.remove}, {@code ArrayDeque.add} or
+ *       {@code Condition.signal} throws inside the bookkeeping, or the catch block's own {@code lock} throws, i.e. on
+ *       an {@code OutOfMemoryError} at that instruction, which no test can cause there. The copy on the normal path
+ *       is killed by every test here: the owner never gets the lock back.
+ * </ul>
+ * The removal of the {@code Thread.join} calls of {@code ThreadsRequestScope} (the owner then returns while the last
+ * thread is a few instructions from its end) is seen by {@link Run}'s check, taken the moment {@code run} ends, that
+ * no thread of the scope is alive; it catches the mutant only when the owner wins that race, so
+ * {@code noThreadIsAliveTheMomentRunEndsInManyShortRequests} runs 200 short requests (in 4 hand runs with a join
+ * removed, it failed by request 23 each time).
  */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class RequestScopeRulesTest {
@@ -67,6 +92,9 @@ class RequestScopeRulesTest {
         final CountDownLatch jobsStarted = new CountDownLatch(2);
         final CompletableFuture<Optional<Throwable>> outcome = new CompletableFuture<>();
         final AtomicReference<Thread> owner = new AtomicReference<>();
+        /** Taken by the owner the moment run returns or throws: the scope's threads still alive, its interrupt flag. */
+        volatile List<Thread> aliveWhenRunEnded;
+        volatile boolean ownerInterruptedWhenRunEnded;
 
         final RequestScope scope;
 
@@ -75,13 +103,33 @@ class RequestScopeRulesTest {
         }
 
         void start(Callable<Void> walker, Function<Launch, Callable<Void>> jobs) {
-            owner.set(Thread.ofVirtual().name("scope-rules-owner").start(() -> {
+            start(Thread.ofVirtual(), walker, jobs);
+        }
+
+        void start(Thread.Builder ownerBuilder, Callable<Void> walker, Function<Launch, Callable<Void>> jobs) {
+            owner.set(ownerBuilder.name("scope-rules-owner").start(() -> {
+                Optional<Throwable> result;
                 try {
-                    outcome.complete(scope.run(walker, jobs));
+                    result = scope.run(walker, jobs);
                 } catch (Throwable t) {
+                    runEnded();
                     outcome.completeExceptionally(t);
+                    return;
                 }
+                runEnded();
+                outcome.complete(result);
             }));
+        }
+
+        private void runEnded() {
+            ownerInterruptedWhenRunEnded = Thread.currentThread().isInterrupted();
+            aliveWhenRunEnded = threads.stream().filter(Thread::isAlive).toList();
+        }
+
+        /** Waits until the owner is parked (in the scope's wait for its threads, where the test puts it). */
+        void awaitOwnerWaiting(String where) {
+            await("the owner waits " + where).atMost(Duration.ofSeconds(5))
+                    .until(() -> owner.get().getState() == Thread.State.WAITING);
         }
 
         /** Waits, costing no CPU, until the thread is interrupted; records who was, then ends with {@code echo}. */
@@ -134,6 +182,7 @@ class RequestScopeRulesTest {
         void assertNothingLeftRunning() {
             List<Thread> made = List.copyOf(threads);
             assertFalse(made.isEmpty(), "the scope made no thread");
+            assertEquals(List.of(), aliveWhenRunEnded, "threads of the scope still alive the moment run ended");
             for (Thread thread : made) {
                 assertFalse(thread.isAlive(), thread + " outlived run");
                 assertTrue(thread.getName().matches("orderly-" + REQUEST + "-\\d+"), thread.getName());
@@ -178,6 +227,25 @@ class RequestScopeRulesTest {
         assertEquals(Set.of("walker", "job 0"), run.interrupted);
         run.assertNothingLeftRunning();
         run.assertSchedulerStopped();
+    }
+
+    /**
+     * The threads' last instructions race the owner's return, so a scope that returned without joining them would be
+     * caught only now and then: many short requests, on virtual and platform owners, each checked the moment it ends.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("scopes")
+    void noThreadIsAliveTheMomentRunEndsInManyShortRequests(String name, RequestScope.Factory factory)
+            throws Exception {
+        for (int i = 0; i < 200; i++) {
+            Run run = new Run(factory);
+            run.start(i % 2 == 0 ? Thread.ofVirtual() : Thread.ofPlatform(), () -> {
+                run.awaitJobsStarted();
+                return null;
+            }, launch -> run.waitingJob(launch));
+            assertEquals(Optional.empty(), run.result("in request " + i));
+            assertEquals(List.of(), run.aliveWhenRunEnded, "threads alive the moment request " + i + " ended");
+        }
     }
 
     @ParameterizedTest(name = "{0}")
@@ -296,5 +364,181 @@ class RequestScopeRulesTest {
         assertSame(broken, run.thrown("the owner's own error"));
         assertEquals(Set.of("walker", "job 0"), run.interrupted);
         run.assertNothingLeftRunning();
+        assertFalse(run.ownerInterruptedWhenRunEnded, "nobody interrupted the owner, yet it came back interrupted");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("scopes")
+    void anOwnerThatBreaksAndIsInterruptedWhileItWaitsForTheThreadsThrowsItsErrorWithItsInterruptSet(String name,
+            RequestScope.Factory factory) throws Exception {
+        IllegalStateException broken = new IllegalStateException("no job could be made");
+        CountDownLatch release = new CountDownLatch(1);
+        Run run = new Run(factory);
+        run.start(() -> {
+            try {
+                new CountDownLatch(1).await();
+                throw new AssertionError("the walker was released without an interrupt");
+            } catch (InterruptedException e) {
+                run.interrupted.add("walker");
+                // Slow to wind up: the owner waits for it, and is interrupted meanwhile.
+                assertTrue(release.await(10, TimeUnit.SECONDS), "the test never released the walker");
+                throw e;
+            }
+        }, launch -> {
+            throw broken;
+        });
+        await("the broken owner cancels the walker").atMost(Duration.ofSeconds(5))
+                .until(() -> run.interrupted.contains("walker"));
+        run.awaitOwnerWaiting("for the walker to end");
+
+        run.owner.get().interrupt();
+        // The owner must go on waiting for the walker: run ends only once it is released.
+        await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(3))
+                .untilAsserted(() -> assertFalse(run.outcome.isDone(), "run ended while the walker was running"));
+        release.countDown();
+
+        assertSame(broken, run.thrown("the owner's own error"));
+        run.assertNothingLeftRunning();
+        assertTrue(run.ownerInterruptedWhenRunEnded, "the owner's interrupt was swallowed");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("scopes")
+    void theLastThreadToEndWakesTheOwnerThatWaitsForIt(String name, RequestScope.Factory factory) throws Exception {
+        Map<Long, CountDownLatch> release = Map.of(0L, new CountDownLatch(1), 1L, new CountDownLatch(1));
+        Map<Long, Thread> jobThreads = new ConcurrentHashMap<>();
+        Run run = new Run(factory);
+        run.start(() -> {
+            run.awaitJobsStarted();
+            return null; // cancels the two jobs; each winds up only when the test releases it
+        }, launch -> () -> {
+            long segment = launch.key().segment();
+            jobThreads.put(segment, Thread.currentThread());
+            run.jobsStarted.countDown();
+            try {
+                new CountDownLatch(1).await();
+                throw new AssertionError("job " + segment + " was released without an interrupt");
+            } catch (InterruptedException e) {
+                run.interrupted.add("job " + segment);
+                assertTrue(release.get(segment).await(10, TimeUnit.SECONDS), "the test never released the job");
+                throw e;
+            }
+        });
+        await("the walker's return cancels both jobs").atMost(Duration.ofSeconds(5))
+                .until(() -> run.interrupted.size() == 2);
+        run.awaitOwnerWaiting("for the two jobs to end");
+
+        // One job ends while the other still runs: the owner must wait on ...
+        release.get(0L).countDown();
+        await("job 0 ends").atMost(Duration.ofSeconds(5)).until(() -> !jobThreads.get(0L).isAlive());
+        run.awaitOwnerWaiting("for the last job to end");
+        assertFalse(run.outcome.isDone(), "run ended while job 1 was running");
+        // ... and the end of the last one, alone, must wake it.
+        release.get(1L).countDown();
+
+        assertEquals(Optional.empty(), run.result("once the last job ended"));
+        run.assertNothingLeftRunning();
+    }
+
+    /**
+     * A long request runs many jobs one after the other: the scope must not keep every thread it started until the
+     * request ends. Seen through a weak reference to the first job's thread, which must become collectable while a
+     * later job runs.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("scopes")
+    void theThreadOfAnEndedJobIsNotKeptWhileTheRequestGoesOn(String name, RequestScope.Factory factory)
+            throws Exception {
+        AtomicReference<WeakReference<Thread>> firstJob = new AtomicReference<>();
+        CompletableFuture<Boolean> firstJobCollected = new CompletableFuture<>();
+        AtomicInteger launches = new AtomicInteger();
+        Scheduler scheduler = new Scheduler(PLAN, 4);
+        // No Run here: its list of the threads made would itself keep the first job's thread.
+        RequestScope scope = factory.open(REQUEST, scheduler, thread -> { });
+        Callable<Void> walker = () -> {
+            firstJobCollected.get(10, TimeUnit.SECONDS);
+            return null; // cancels the second and third jobs
+        };
+        Function<Launch, Callable<Void>> jobs = launch -> {
+            switch (launches.getAndIncrement()) {
+                case 0:
+                    return () -> { // ends well at once, freeing its worker
+                        firstJob.set(new WeakReference<>(Thread.currentThread()));
+                        scheduler.jobEnded(launch.key(), false, null);
+                        return null;
+                    };
+                case 1:
+                    return () -> {
+                        new CountDownLatch(1).await();
+                        return null;
+                    };
+                default:
+                    // On the owner, before it forks the third job: the first job's thread has ended.
+                    await("the first job's thread ends").atMost(Duration.ofSeconds(5)).until(() -> {
+                        WeakReference<Thread> ref = firstJob.get();
+                        return ref != null && (ref.get() == null || !ref.get().isAlive());
+                    });
+                    return () -> {
+                        try {
+                            await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(50)).until(() -> {
+                                System.gc();
+                                return firstJob.get().get() == null;
+                            });
+                            firstJobCollected.complete(true);
+                        } catch (ConditionTimeoutException e) {
+                            firstJobCollected.complete(false);
+                        }
+                        new CountDownLatch(1).await();
+                        return null;
+                    };
+            }
+        };
+        CompletableFuture<Optional<Throwable>> outcome = new CompletableFuture<>();
+        Thread.ofVirtual().name("scope-rules-owner").start(() -> {
+            try {
+                outcome.complete(scope.run(walker, jobs));
+            } catch (Throwable t) {
+                outcome.completeExceptionally(t);
+            }
+        });
+
+        assertTrue(firstJobCollected.get(10, TimeUnit.SECONDS),
+                "the first job's thread was still referenced 5 s after it ended, while the third job ran");
+        assertEquals(Optional.empty(), outcome.get(5, TimeUnit.SECONDS));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("scopes")
+    void aJobThatFailsAfterAnotherEndedWellStillCancelsTheScope(String name, RequestScope.Factory factory)
+            throws Exception {
+        IllegalStateException failure = new IllegalStateException("the job after");
+        AtomicReference<Thread> firstJob = new AtomicReference<>();
+        AtomicInteger launches = new AtomicInteger();
+        Run run = new Run(factory);
+        run.start(() -> run.blockUntilInterrupted("walker", new InterruptedException("echo")), launch -> {
+            switch (launches.getAndIncrement()) {
+                case 0:
+                    return () -> { // ends well at once, freeing its worker
+                        firstJob.set(Thread.currentThread());
+                        run.scheduler.jobEnded(launch.key(), false, null);
+                        return null;
+                    };
+                case 1:
+                    return () -> run.blockUntilInterrupted("second job", new InterruptedException("echo"));
+                default:
+                    // On the owner, before it forks this job: the first job's thread has ended, so the owner has
+                    // something to clean up at this fork.
+                    await("the first job's thread ends").atMost(Duration.ofSeconds(5))
+                            .until(() -> firstJob.get() != null && !firstJob.get().isAlive());
+                    return () -> {
+                        throw failure; // its worker stays taken: only the scope's cancellation wakes the owner
+                    };
+            }
+        });
+
+        assertSame(failure, run.result("after the third job failed").orElseThrow());
+        assertEquals(Set.of("walker", "second job"), run.interrupted);
+        run.assertNothingLeftRunning();
+        run.assertSchedulerStopped();
     }
 }
