@@ -28,6 +28,12 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Cancellation: a fatal failure, a client failure or an interrupt of the caller ends every
  * thread of the request, wherever it waits, and closes every call, before {@code run} returns. The delays here are a
  * minute long, so a request that ends within the test's few seconds was cut short, not waited out.
+ *
+ * <p>Equivalent mutant, not tested: the output walker going on to the next segment when the scheduler answers
+ * STOPPED, instead of returning. The scheduler is stopped only once the request has failed or been cancelled; the
+ * walker's next call, {@code awaitOutput} for a segment that was never delivered, then throws at once (only the
+ * client's segment may be asked for), and a failure after the cancellation is its echo, which neither scope reports.
+ * Nothing reaches the client or the caller either way.
  */
 @Timeout(value = 20, unit = TimeUnit.SECONDS)
 class CancellationTest {

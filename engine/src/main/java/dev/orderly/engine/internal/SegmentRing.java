@@ -77,8 +77,8 @@ final class SegmentRing {
         lastStageCounts[i] = null;
     }
 
-    /** {@code -1 <= done <= launched <= lastStage} for {@code segment}. */
-    boolean holds(long segment, int lastStage) {
+    /** {@code -1 <= done <= launched <= lastStage} for {@code segment}; for the board's assert-only checks. */
+    boolean invariantsHold(long segment, int lastStage) {
         int i = slot(segment);
         return done[i] >= -1 && done[i] <= launched[i] && launched[i] <= lastStage;
     }

@@ -279,7 +279,7 @@ final class UnitBoard {
         if (reading > end || checked < reading) {
             return false;
         }
-        if (!finished() && !ring.holds(reading, lastStage)) {
+        if (!finished() && !ring.invariantsHold(reading, lastStage)) {
             return false;
         }
         for (int k = 0; k <= lastStage; k++) {
@@ -301,7 +301,7 @@ final class UnitBoard {
         }
         long windowEnd = windowEnd();
         for (long s = reading; s < windowEnd; s++) {
-            if (!ring.holds(s, lastStage)) {
+            if (!ring.invariantsHold(s, lastStage)) {
                 return false;
             }
             for (int k = 0; k <= lastStage; k++) {

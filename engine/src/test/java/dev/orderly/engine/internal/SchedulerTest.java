@@ -292,6 +292,12 @@ class SchedulerTest {
         assertTrue(ready(scheduler, 0));
         scheduler.delivered(0);
         assertEquals("segment 1 waiting for stage 1", scheduler.waitingFor());
+        Launch third = scheduler.awaitNextJob();
+        assertEquals(new JobKey(1, 2), third.key());
+        scheduler.jobEnded(third.key(), true, ONE_DIAL);
+        assertTrue(ready(scheduler, 1));
+        scheduler.delivered(1);
+        assertEquals("every segment delivered", scheduler.waitingFor());
     }
 
     @Test

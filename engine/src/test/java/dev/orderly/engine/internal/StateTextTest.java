@@ -1,6 +1,7 @@
 package dev.orderly.engine.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.orderly.api.EngineConfig;
 import dev.orderly.api.JobKey;
@@ -49,5 +50,10 @@ class StateTextTest {
         assertEquals("Scheduler[alive 0 of 2, failed, " + board + "]", scheduler.toString());
         scheduler.stop();
         assertEquals("Scheduler[alive 0 of 2, stopped, failed, " + board + "]", scheduler.toString());
+
+        // Read from another thread, which ends: it must have let go of the lock, or the scheduler is stuck for good.
+        Thread reader = Thread.ofVirtual().start(scheduler::toString);
+        reader.join();
+        assertTimeoutPreemptively(Duration.ofSeconds(5), scheduler::alive, "the scheduler's lock was left held");
     }
 }
