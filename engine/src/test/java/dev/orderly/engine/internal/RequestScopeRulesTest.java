@@ -143,6 +143,21 @@ class RequestScopeRulesTest {
             }
         }
 
+        /**
+         * Like {@link #blockUntilInterrupted}, but slow to wind up: after the interrupt it waits for {@code release}
+         * (10 s at most) before it ends by rethrowing, so that {@code run} must wait for it.
+         */
+        Void blockUntilInterruptedThenWindUpSlowly(String who, CountDownLatch release) throws InterruptedException {
+            try {
+                new CountDownLatch(1).await();
+                throw new AssertionError(who + " was released without an interrupt");
+            } catch (InterruptedException e) {
+                interrupted.add(who);
+                assertTrue(release.await(10, TimeUnit.SECONDS), "the test never released " + who);
+                throw e;
+            }
+        }
+
         /** A job that counts itself started and then waits to be interrupted. */
         Callable<Void> waitingJob(Launch launch) {
             return () -> {
@@ -275,14 +290,7 @@ class RequestScopeRulesTest {
             throw new IllegalStateException("the walker failed");
         }, launch -> () -> {
             run.jobsStarted.countDown();
-            try {
-                new CountDownLatch(1).await();
-            } catch (InterruptedException e) {
-                // A job slow to wind up: it takes its time after the interrupt, and run must wait for it.
-                assertTrue(release.await(10, TimeUnit.SECONDS), "the test never released the job");
-                throw e;
-            }
-            return null;
+            return run.blockUntilInterruptedThenWindUpSlowly("job " + launch.key().segment(), release);
         });
 
         await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(3))
@@ -374,17 +382,8 @@ class RequestScopeRulesTest {
         IllegalStateException broken = new IllegalStateException("no job could be made");
         CountDownLatch release = new CountDownLatch(1);
         Run run = new Run(factory);
-        run.start(() -> {
-            try {
-                new CountDownLatch(1).await();
-                throw new AssertionError("the walker was released without an interrupt");
-            } catch (InterruptedException e) {
-                run.interrupted.add("walker");
-                // Slow to wind up: the owner waits for it, and is interrupted meanwhile.
-                assertTrue(release.await(10, TimeUnit.SECONDS), "the test never released the walker");
-                throw e;
-            }
-        }, launch -> {
+        // The walker is slow to wind up: the owner waits for it, and is interrupted meanwhile.
+        run.start(() -> run.blockUntilInterruptedThenWindUpSlowly("walker", release), launch -> {
             throw broken;
         });
         await("the broken owner cancels the walker").atMost(Duration.ofSeconds(5))
@@ -415,14 +414,7 @@ class RequestScopeRulesTest {
             long segment = launch.key().segment();
             jobThreads.put(segment, Thread.currentThread());
             run.jobsStarted.countDown();
-            try {
-                new CountDownLatch(1).await();
-                throw new AssertionError("job " + segment + " was released without an interrupt");
-            } catch (InterruptedException e) {
-                run.interrupted.add("job " + segment);
-                assertTrue(release.get(segment).await(10, TimeUnit.SECONDS), "the test never released the job");
-                throw e;
-            }
+            return run.blockUntilInterruptedThenWindUpSlowly("job " + segment, release.get(segment));
         });
         await("the walker's return cancels both jobs").atMost(Duration.ofSeconds(5))
                 .until(() -> run.interrupted.size() == 2);
