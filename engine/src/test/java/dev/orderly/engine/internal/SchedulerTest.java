@@ -85,6 +85,16 @@ class SchedulerTest {
         return scheduler;
     }
 
+    /** Hands out a job to each of the two workers, then asks for a third on a thread of its own: it must wait. */
+    private static CompletableFuture<Launch> ownerWaitingForAFreeWorker(Scheduler scheduler)
+            throws InterruptedException {
+        scheduler.awaitNextJob();
+        scheduler.awaitNextJob();
+        CompletableFuture<Launch> owner = inBackground(scheduler::awaitNextJob);
+        assertStillWaiting(owner, "the owner with every worker busy");
+        return owner;
+    }
+
     /** What a job that dialed once reports when it ends. */
     private static final UnitCounts ONE_DIAL = new UnitCounts(1, 0, 0);
 
@@ -229,11 +239,8 @@ class SchedulerTest {
     @Test
     void stopReleasesTheOwnerAndTheWalkerAndAnswersNoForGood() throws Exception {
         Scheduler scheduler = new Scheduler(PLAN, LOOKAHEAD);
-        scheduler.awaitNextJob();
-        scheduler.awaitNextJob();
-        CompletableFuture<Launch> owner = inBackground(scheduler::awaitNextJob);
+        CompletableFuture<Launch> owner = ownerWaitingForAFreeWorker(scheduler);
         CompletableFuture<Scheduler.OutputWait> walker = inBackground(() -> outputWait(scheduler, 0));
-        assertStillWaiting(owner, "the owner with every worker busy");
         assertStillWaiting(walker, "the walker before segment 0 is done");
 
         scheduler.stop();
@@ -265,10 +272,7 @@ class SchedulerTest {
     @Test
     void aFailedJobReleasesTheOwnerWaitingForAFreeWorker() throws Exception {
         Scheduler scheduler = new Scheduler(PLAN, LOOKAHEAD);
-        scheduler.awaitNextJob();
-        scheduler.awaitNextJob();
-        CompletableFuture<Launch> owner = inBackground(scheduler::awaitNextJob);
-        assertStillWaiting(owner, "the owner with every worker busy");
+        CompletableFuture<Launch> owner = ownerWaitingForAFreeWorker(scheduler);
 
         scheduler.jobFailed(); // a worker is free, but the request is failing: nothing more is handed out
 
