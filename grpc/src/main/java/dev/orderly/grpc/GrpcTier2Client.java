@@ -115,6 +115,10 @@ public final class GrpcTier2Client implements Tier2Client, AutoCloseable {
         private boolean healthChecking = true;
         private Duration callTimeout;
         private Function<Job, byte[]> work = job -> null;
+        private Duration admissionTimeout = Duration.ofSeconds(10);
+        private Duration keepAliveTime = Duration.ofSeconds(10);
+        private Duration keepAliveTimeout = Duration.ofSeconds(5);
+        private int maxMessageSize = 4 * 1024 * 1024;
 
         private Builder() {
         }
@@ -183,6 +187,22 @@ public final class GrpcTier2Client implements Tier2Client, AutoCloseable {
                 throw new IllegalArgumentException("callTimeout must be > 0, was " + timeout);
             }
             this.callTimeout = timeout;
+            return this;
+        }
+
+        public Builder admissionTimeout(Duration timeout) {
+            this.admissionTimeout = timeout;
+            return this;
+        }
+
+        public Builder keepAlive(Duration time, Duration timeout) {
+            this.keepAliveTime = time;
+            this.keepAliveTimeout = timeout;
+            return this;
+        }
+
+        public Builder maxMessageSize(int bytes) {
+            this.maxMessageSize = bytes;
             return this;
         }
 

@@ -206,6 +206,7 @@ public final class Tier2Server implements AutoCloseable {
         private Duration drainGrace = Duration.ofSeconds(10);
         private String instanceName = "tier2";
         private ServerBuilder<?> serverBuilder;
+        private int maxMessageSize = 4 * 1024 * 1024;
 
         private Builder() {
         }
@@ -257,6 +258,11 @@ public final class Tier2Server implements AutoCloseable {
                 throw new IllegalArgumentException("drainGrace must be >= 0, was " + grace);
             }
             this.drainGrace = grace;
+            return this;
+        }
+
+        public Builder maxMessageSize(int bytes) {
+            this.maxMessageSize = bytes;
             return this;
         }
 
