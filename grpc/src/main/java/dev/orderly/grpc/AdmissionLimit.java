@@ -8,8 +8,11 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * A tier2's job slots: at most {@code max} jobs admitted at once, no queue (the tier1's launch queue is the queue), and
- * the instance's {@code grpc.health.v1} status kept in step: SERVING while it has a free slot and is not draining,
- * NOT_SERVING otherwise, so health-checking clients stop sending it calls it would refuse.
+ * the instance's {@code grpc.health.v1} statuses kept in step. The load status (service
+ * {@code orderly.tier2.v1.Tier2}, what health-checking clients watch) is SERVING while the instance has a free slot
+ * and is not draining, NOT_SERVING otherwise, so clients stop sending it calls it would refuse. The overall status
+ * (service {@code ""}, what liveness and readiness probes ask) is SERVING from start until the drain begins: being
+ * busy never fails a probe.
  *
  * <h2>Invariants (all guarded by {@code lock})</h2>
  * <ul>
@@ -17,7 +20,8 @@ import java.util.concurrent.locks.ReentrantLock;
  *       it free, and given back by {@link #release()}, which its caller ({@link ServerJob}) calls exactly once.
  *   <li>{@code draining} only turns true; once it is, nothing is admitted.
  *   <li>{@code serving == !draining && held < max} after every method returns, and the health manager was last told
- *       {@code serving}: the status is set under the lock, so two changes can not reach it out of order.
+ *       {@code serving} for the load status: statuses are set under the lock, so two changes can not reach it out
+ *       of order.
  *   <li>{@code idle} is signalled when {@code held} drops to 0.
  * </ul>
  * This class is thread-safe.
@@ -48,6 +52,7 @@ final class AdmissionLimit {
         this.health = health;
         this.serving = true; // max >= 1: a new instance has room
         health.setStatus(HealthStatusManager.SERVICE_NAME_ALL_SERVICES, ServingStatus.SERVING);
+        health.setStatus(Tier2Protocol.SERVICE_NAME, ServingStatus.SERVING);
     }
 
     /** Takes a slot if one is free and the instance is not draining. */
@@ -93,6 +98,7 @@ final class AdmissionLimit {
         lock.lock();
         try {
             draining = true;
+            health.setStatus(HealthStatusManager.SERVICE_NAME_ALL_SERVICES, ServingStatus.NOT_SERVING);
             updateHealth();
         } finally {
             lock.unlock();
@@ -144,8 +150,7 @@ final class AdmissionLimit {
         boolean now = !draining && held < max;
         if (now != serving) {
             serving = now;
-            health.setStatus(HealthStatusManager.SERVICE_NAME_ALL_SERVICES,
-                    now ? ServingStatus.SERVING : ServingStatus.NOT_SERVING);
+            health.setStatus(Tier2Protocol.SERVICE_NAME, now ? ServingStatus.SERVING : ServingStatus.NOT_SERVING);
         }
     }
 }

@@ -142,16 +142,37 @@ class Tier2ServerTest {
         assertEquals(1, f.server().callsRefused());
     }
 
+    private static ServingStatus status(HealthGrpc.HealthBlockingStub health, String service) {
+        return health.check(HealthCheckRequest.newBuilder().setService(service).build()).getStatus();
+    }
+
     @Test
-    void healthIsNotServingWhileFullAndServingOnceASlotFrees() throws Exception {
+    void loadHealthIsNotServingWhileFullAndServingOnceASlotFrees() throws Exception {
         Fixture f = inProcess(Tier2Server.builder().maxConcurrentJobs(1).worker(blocking));
         HealthGrpc.HealthBlockingStub health = HealthGrpc.newBlockingStub(f.channel());
-        assertEquals(ServingStatus.SERVING, health.check(HealthCheckRequest.getDefaultInstance()).getStatus());
+        assertEquals(ServingStatus.SERVING, status(health, Tier2Protocol.SERVICE_NAME));
         Tier2Call call = f.client().dial(job(0));
-        assertEquals(ServingStatus.NOT_SERVING, health.check(HealthCheckRequest.getDefaultInstance()).getStatus());
+        assertEquals(ServingStatus.NOT_SERVING, status(health, Tier2Protocol.SERVICE_NAME));
         call.close();
-        await().atMost(5, SECONDS).until(() -> health.check(HealthCheckRequest.getDefaultInstance()).getStatus()
+        await().atMost(5, SECONDS).until(() -> status(health, Tier2Protocol.SERVICE_NAME)
                 == ServingStatus.SERVING);
+    }
+
+    @Test
+    void aFullTier2StaysServingOnTheOverallStatusSoABusyPodIsNeverRestartedByItsProbe() throws Exception {
+        Fixture f = inProcess(Tier2Server.builder().maxConcurrentJobs(1).worker(blocking)
+                .drainGrace(Duration.ofSeconds(20)));
+        HealthGrpc.HealthBlockingStub health = HealthGrpc.newBlockingStub(f.channel());
+        Tier2Call call = f.client().dial(job(0));
+        assertEquals(ServingStatus.SERVING, status(health, ""), "a full tier2 failed its liveness probe");
+        assertEquals(ServingStatus.NOT_SERVING, status(health, Tier2Protocol.SERVICE_NAME));
+
+        Thread closer = Thread.ofVirtual().start(f.server()::close);
+        await().atMost(5, SECONDS).until(() -> status(health, "") == ServingStatus.NOT_SERVING);
+        finish.countDown();
+        call.await();
+        call.close();
+        closer.join(Duration.ofSeconds(10));
     }
 
     @Test
