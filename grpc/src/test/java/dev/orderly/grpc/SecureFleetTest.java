@@ -14,6 +14,7 @@ import io.grpc.ManagedChannel;
 import io.grpc.health.v1.HealthCheckRequest;
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import io.grpc.health.v1.HealthGrpc;
+import dev.orderly.testing.net.TestCertificates;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package dev.orderly.grpc;
+package dev.orderly.testing.net;
 
 import java.io.IOException;
 import java.io.Writer;
@@ -29,16 +29,31 @@ import org.bouncycastle.operator.OperatorCreationException;
 import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 
 /**
- * Certificates made by the test, never committed: a CA, and leaf certificates it signs, written as PEM files (the
- * certificate, and the key as PKCS#8) into a directory the test owns. Leaves name {@code localhost} and
- * {@code 127.0.0.1}, so they serve loopback servers.
+ * Certificates made at test time (or when a local fleet starts), never committed: a CA, and leaf certificates it
+ * signs, written as PEM files (the certificate, and the key as PKCS#8, as grpc-java's {@code TlsServerCredentials}
+ * and {@code TlsChannelCredentials} read them) into a directory the caller owns. Leaves name {@code localhost} and
+ * {@code 127.0.0.1} and are valid for a day, so they serve loopback servers; each serves as a server or a client
+ * certificate (mTLS).
+ *
+ * <pre>{@code
+ * TestCertificates ca = TestCertificates.authority(tempDir, "fleet");
+ * TestCertificates.Pem server = ca.leaf("tier2");
+ * // server: server.certificate(), server.key(); clients trust ca.caCertificate()
+ * }</pre>
+ *
+ * <p>Needs {@code org.bouncycastle:bcpkix-jdk18on} on the class path. This class is thread-safe.
  */
-final class TestCertificates {
+public final class TestCertificates {
 
     private static final AtomicLong SERIAL = new AtomicLong(System.currentTimeMillis());
 
-    /** One certificate and its key, as files. */
-    record Pem(Path certificate, Path key) {
+    /**
+     * One certificate and its key, as files.
+     *
+     * @param certificate the certificate, PEM
+     * @param key its private key, PKCS#8 PEM
+     */
+    public record Pem(Path certificate, Path key) {
     }
 
     private final Path dir;
@@ -60,18 +75,29 @@ final class TestCertificates {
         write(caFile, ca);
     }
 
-    /** A new CA whose files go in {@code dir}, prefixed with {@code name}. */
-    static TestCertificates authority(Path dir, String name) throws IOException, GeneralSecurityException {
+    /**
+     * A new CA (an EC P-256 key) whose files go in {@code dir}, prefixed with {@code name}.
+     *
+     * @throws IOException if a file cannot be written
+     * @throws GeneralSecurityException if the JDK cannot make or sign the keys
+     */
+    public static TestCertificates authority(Path dir, String name) throws IOException, GeneralSecurityException {
         return new TestCertificates(dir, name);
     }
 
     /** The CA's certificate, PEM. */
-    Path caCertificate() {
+    public Path caCertificate() {
         return caFile;
     }
 
-    /** A leaf for {@code localhost} and {@code 127.0.0.1}, signed by this CA. */
-    Pem leaf(String leafName) throws IOException, GeneralSecurityException {
+    /**
+     * A leaf for {@code localhost} and {@code 127.0.0.1}, signed by this CA: {@code <name>-<leafName>.pem} and
+     * {@code .key} in the CA's directory.
+     *
+     * @throws IOException if a file cannot be written
+     * @throws GeneralSecurityException if the JDK cannot make or sign the keys
+     */
+    public Pem leaf(String leafName) throws IOException, GeneralSecurityException {
         KeyPair keys = keys();
         X509v3CertificateBuilder b = builder(new X500Name("CN=" + name + " test CA"),
                 new X500Name("CN=" + leafName), keys);
