@@ -1,35 +1,36 @@
-package dev.orderly.sim.cli;
+package dev.orderly.tier2;
 
+import dev.orderly.grpc.JobOutputs;
+import dev.orderly.grpc.JobWorker;
 import dev.orderly.grpc.Tier2Server;
-import dev.orderly.sim.fleet.FaultRates;
-import dev.orderly.sim.fleet.FleetConfig;
-import dev.orderly.sim.fleet.SimulatedWork;
-import dev.orderly.sim.fleet.TimeScale;
-import dev.orderly.sim.tier2.SimulatedJobWorker;
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * One tier2 process: a {@link Tier2Server} whose worker is the simulator's ({@link SimulatedJobWorker}). Prints
- * {@code listening on <host>:<port>} once it accepts calls, and drains on SIGTERM (running jobs get the grace period,
- * new calls are turned away). Exit codes: 2 for a bad option (one line), 1 if it can not bind or write.
+ * One tier2 process: a {@link Tier2Server} running the embedder's {@link JobWorker}, found on the class path
+ * ({@link java.util.ServiceLoader}: exactly one registered {@code JobWorker} or {@link JobWorkerProvider}) or named
+ * with {@code --worker=CLASS}. Arguments it does not know are the worker's options, handed to its provider.
+ *
+ * <p>Prints {@code listening on <host>:<port>} once it accepts calls, and drains on SIGTERM (running jobs get the
+ * grace period, new calls are turned away). Exit codes: 2 for a bad option or no usable worker (one line), 1 if it
+ * can not bind or the worker can not be made.
  */
-@Command(name = "tier2", mixinStandardHelpOptions = true, version = "orderly tier2 0.1.0", sortOptions = false,
-        usageHelpAutoWidth = true,
-        description = "Serves orderly.tier2.v1.Tier2 with the simulator's jobs: each runs for its simulated time and"
-                + " ends as the seed and the fault rates say; last-stage outputs go to --outputs/<request id>/.")
+@Command(name = "tier2", mixinStandardHelpOptions = true, versionProvider = Tier2Main.Version.class,
+        sortOptions = false, usageHelpAutoWidth = true,
+        description = "Serves orderly.tier2.v1.Tier2 with your JobWorker: one job per call, at most --max-concurrent"
+                + " at once (the rest are refused), outputs of request R under --outputs/R/.")
 public final class Tier2Main implements Callable<Integer> {
 
     @Spec
@@ -48,57 +49,34 @@ public final class Tier2Main implements Callable<Integer> {
     private int maxConcurrent;
 
     @Option(names = "--outputs", paramLabel = "DIR", required = true,
-            description = "Directory the outputs go under, shared with the tier1.")
-    private Path outputs;
+            description = "Where the outputs go, shared with the tier1: a directory; request R's go under DIR/R/.")
+    private String outputs;
 
-    @Option(names = "--stages", paramLabel = "N", defaultValue = "2",
-            description = "Stages per segment; the last one writes the output (default: ${DEFAULT-VALUE}).")
-    private int stages;
+    @Option(names = "--worker", paramLabel = "CLASS",
+            description = "The JobWorker or JobWorkerProvider class to run (default: the one registered on the class"
+                    + " path).")
+    private String workerClass;
 
-    @Option(names = "--job-duration", paramLabel = "DURATION", defaultValue = "2s",
-            converter = DurationConverter.class, description = "Median run time of a job (default: ${DEFAULT-VALUE}).")
-    private Duration jobDuration;
-
-    @Option(names = "--job-spread", paramLabel = "SIGMA", defaultValue = "0.4",
-            description = "Spread of job run times, log-normal sigma, 0..3 (default: ${DEFAULT-VALUE}).")
-    private double jobSpread;
-
-    @Option(names = "--timeout-rate", paramLabel = "P", defaultValue = "0.005",
-            description = "Fault: probability a job runs past its deadline (default: ${DEFAULT-VALUE}).")
-    private double timeoutRate;
-
-    @Option(names = "--retryable-rate", paramLabel = "P", defaultValue = "0.01",
-            description = "Fault: probability a job fails with a retryable error (default: ${DEFAULT-VALUE}).")
-    private double retryableRate;
-
-    @Option(names = "--fatal-rate", paramLabel = "P", defaultValue = "0",
-            description = "Fault: probability a job fails fatally (default: ${DEFAULT-VALUE}).")
-    private double fatalRate;
-
-    @Option(names = "--missing-output-rate", paramLabel = "P", defaultValue = "0.01",
-            description = "Fault: probability a last-stage job's output goes missing (default: ${DEFAULT-VALUE}).")
-    private double missingOutputRate;
-
-    @Option(names = "--seed", paramLabel = "N", defaultValue = "42",
-            description = "Seed of every random draw (default: ${DEFAULT-VALUE}).")
-    private long seed;
-
-    @Option(names = "--time-scale", paramLabel = "X", defaultValue = "10",
-            description = "Simulated seconds per wall-clock second (default: ${DEFAULT-VALUE}).")
-    private double timeScale;
+    @Option(names = "--execution-timeout", paramLabel = "DURATION", converter = DurationOption.class,
+            description = "Longest one job may run; past it the call ends with DEADLINE_EXCEEDED (default: none).")
+    private Duration executionTimeout;
 
     @Option(names = "--drain-grace", paramLabel = "DURATION", defaultValue = "10s",
-            converter = DurationConverter.class,
+            converter = DurationOption.class,
             description = "Wall-clock time running jobs get to finish on SIGTERM (default: ${DEFAULT-VALUE}).")
     private Duration drainGrace;
 
+    @Parameters(paramLabel = "WORKER-OPTION", arity = "0..*",
+            description = "Options for the worker's JobWorkerProvider, such as --name=value.")
+    private List<String> workerOptions = new ArrayList<>();
+
     private final PrintWriter out;
 
-    Tier2Main(PrintWriter out) {
+    private Tier2Main(PrintWriter out) {
         this.out = out;
     }
 
-    /** Runs one tier2 until SIGTERM. */
+    /** Runs one tier2 until SIGTERM; exits with 2 on a bad option, 1 on a failure to start. */
     public static void main(String[] args) {
         if (System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
             System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "error");
@@ -108,11 +86,16 @@ public final class Tier2Main implements Callable<Integer> {
         System.exit(execute(args, out, err));
     }
 
-    /** Runs the process with {@code args}: returns only on a bad option or a failure to start (or after draining). */
-    static int execute(String[] args, PrintWriter out, PrintWriter err) {
+    /**
+     * Runs the process with {@code args}, as {@link #main} does but printing to {@code out} and {@code err} and
+     * returning the exit code: at once on a bad option or a failure to start, else after a SIGTERM has drained it.
+     */
+    public static int execute(String[] args, PrintWriter out, PrintWriter err) {
         CommandLine cl = new CommandLine(new Tier2Main(out));
         cl.setOut(out);
         cl.setErr(err);
+        // What the launcher does not know belongs to the worker's provider, which rejects what it does not know.
+        cl.setUnmatchedOptionsArePositionalParams(true);
         cl.setParameterExceptionHandler((ex, a) -> {
             err.println("tier2: " + firstLine(ex.getMessage()) + " (see --help)");
             err.flush();
@@ -127,47 +110,44 @@ public final class Tier2Main implements Callable<Integer> {
     }
 
     @Override
-    public Integer call() throws IOException, InterruptedException {
+    public Integer call() throws Exception {
         CommandLine cl = spec.commandLine();
         check(cl, "--port", port >= 0 && port <= 65_535, port, "between 0 and 65535");
         check(cl, "--max-concurrent", maxConcurrent >= 1 && maxConcurrent <= 100_000, maxConcurrent,
                 "between 1 and 100000");
-        check(cl, "--stages", stages >= 1 && stages <= 16, stages, "between 1 and 16");
-        check(cl, "--job-duration", jobDuration.isPositive(), DurationConverter.format(jobDuration), "> 0");
-        check(cl, "--job-spread", jobSpread >= 0 && jobSpread <= 3, jobSpread, "between 0 and 3");
-        check(cl, "--timeout-rate", isRate(timeoutRate), timeoutRate, "between 0 and 1");
-        check(cl, "--retryable-rate", isRate(retryableRate), retryableRate, "between 0 and 1");
-        check(cl, "--fatal-rate", isRate(fatalRate), fatalRate, "between 0 and 1");
-        check(cl, "--missing-output-rate", isRate(missingOutputRate), missingOutputRate, "between 0 and 1");
-        check(cl, "--time-scale", timeScale > 0 && timeScale <= 1_000_000, timeScale, "> 0 and <= 1000000");
-        check(cl, "--drain-grace", !drainGrace.isNegative(), DurationConverter.format(drainGrace), ">= 0");
-        FaultRates faults;
-        try {
-            faults = new FaultRates(0, timeoutRate, retryableRate, fatalRate, missingOutputRate);
-        } catch (IllegalArgumentException e) {
-            throw new ParameterException(cl, e.getMessage());
+        check(cl, "--drain-grace", !drainGrace.isNegative(), DurationOption.format(drainGrace), ">= 0");
+        if (executionTimeout != null) {
+            check(cl, "--execution-timeout", executionTimeout.isPositive(), DurationOption.format(executionTimeout),
+                    "> 0");
         }
-        Files.createDirectories(outputs);
-        FleetConfig shape = new FleetConfig(1, maxConcurrent, jobDuration, jobSpread, faults, seed,
-                new TimeScale(timeScale));
-        Tier2Server server = Tier2Server.builder().host(host).port(port).maxConcurrentJobs(maxConcurrent)
+        JobOutputs jobOutputs = outputs(cl);
+        JobWorker worker;
+        try {
+            worker = WorkerLoader.load(workerClass, workerOptions, Thread.currentThread().getContextClassLoader());
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(cl, e.getMessage(), e);
+        }
+        Tier2Server.Builder builder = Tier2Server.builder().host(host).port(port).maxConcurrentJobs(maxConcurrent)
                 .drainGrace(drainGrace).instanceName(host + ":" + port)
-                .worker(new SimulatedJobWorker(new SimulatedWork(shape), stages, outputs))
-                .build();
-        CountDownLatch drained = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().name("tier2-drain").unstarted(() -> {
-            server.close();
-            drained.countDown();
-        }));
+                .outputs(jobOutputs)
+                .worker(worker);
+        if (executionTimeout != null) {
+            builder.executionTimeout(executionTimeout);
+        }
+        Tier2Server server = builder.build();
+        Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().name("tier2-drain").unstarted(server::close));
         server.start();
         out.println("listening on " + host + ":" + server.port());
         out.flush();
-        drained.await(); // SIGTERM runs the hook, which drains; the JVM exits when it is done
+        server.awaitTermination(); // SIGTERM runs the hook, which drains; the JVM exits when it is done
         return 0;
     }
 
-    private static boolean isRate(double p) {
-        return p >= 0 && p <= 1;
+    private JobOutputs outputs(CommandLine cl) {
+        if (outputs.isBlank()) {
+            throw new ParameterException(cl, "--outputs must name a directory, was '" + outputs + "'");
+        }
+        return OutputLocation.directory(Path.of(outputs));
     }
 
     private static String firstLine(String s) {
@@ -178,6 +158,15 @@ public final class Tier2Main implements Callable<Integer> {
     private static void check(CommandLine cl, String option, boolean ok, Object value, String rule) {
         if (!ok) {
             throw new ParameterException(cl, option + " must be " + rule + ", was " + value);
+        }
+    }
+
+    /** The version of the jar this runs from, as its manifest says (none when run from a class directory). */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String v = Tier2Main.class.getPackage().getImplementationVersion();
+            return new String[] {"orderly tier2 " + (v == null ? "(development build)" : v)};
         }
     }
 }

@@ -1,45 +1,83 @@
-package dev.orderly.sim.cli;
+package dev.orderly.tier2;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** A bad option ends the tier2 process with exit code 2 and one line naming the option and the value. */
+/**
+ * A bad option, or no usable worker, ends the tier2 process with exit code 2 and one line naming the option and the
+ * value, before it listens.
+ */
 @Timeout(30)
 class Tier2MainTest {
+
+    private static final String WORKER = "--worker=" + TestWorkers.Echo.class.getName();
+
+    private record Run(int code, String out, String err) {
+    }
+
+    private static Run run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Tier2Main.execute(args, new PrintWriter(out, true), new PrintWriter(err, true));
+        return new Run(code, out.toString(), err.toString().strip());
+    }
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
         "--max-concurrent=0|--max-concurrent",
         "--port=70000|--port",
-        "--retryable-rate=1.5|--retryable-rate",
-        "--time-scale=0|--time-scale",
-        "--stages=x|--stages",
+        "--drain-grace=-1s|--drain-grace",
+        "--drain-grace=soon|--drain-grace",
+        "--execution-timeout=0s|--execution-timeout",
         "--no-such-option|--no-such-option"})
     void badOptionExitsWithTwoAndOneLine(String option, String named) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = Tier2Main.execute(new String[] {"--outputs=target/tier2-main-test", option},
-                new PrintWriter(out, true), new PrintWriter(err, true));
-        assertEquals(2, code);
-        String message = err.toString().strip();
-        assertEquals(1, message.lines().count(), message);
-        assertTrue(message.contains(named), message);
-        assertEquals("", out.toString());
+        Run r = run("--outputs=target/tier2-main-test", WORKER, option);
+        assertEquals(2, r.code());
+        assertEquals(1, r.err().lines().count(), r.err());
+        assertTrue(r.err().contains(named), r.err());
+        assertEquals("", r.out());
+    }
+
+    @Test
+    void missingOutputsIsABadOption() {
+        Run r = run("--max-concurrent=2", WORKER);
+        assertEquals(2, r.code());
+        assertTrue(r.err().contains("--outputs"), r.err());
+    }
+
+    @Test
+    void noRegisteredWorkerIsOneLineSayingHowToGiveOne() {
+        Run r = run("--outputs=target/tier2-main-test");
+        assertEquals(2, r.code(), r.err());
+        assertEquals(1, r.err().lines().count(), r.err());
+        assertTrue(r.err().contains("no worker") && r.err().contains("--worker=CLASS"), r.err());
     }
 
     @ParameterizedTest
-    @CsvSource({"--max-concurrent=2"})
-    void missingOutputsIsABadOption(String option) {
-        StringWriter err = new StringWriter();
-        int code = Tier2Main.execute(new String[] {option}, new PrintWriter(new StringWriter(), true),
-                new PrintWriter(err, true));
-        assertEquals(2, code);
-        assertTrue(err.toString().contains("--outputs"), err.toString());
+    @CsvSource(delimiter = '|', value = {
+        "no.such.Worker|no such class",
+        "java.lang.String|neither a dev.orderly.grpc.JobWorker",
+        "dev.orderly.tier2.TestWorkers$NoDefaultConstructor|no public no-argument constructor"})
+    void unusableWorkerClassIsOneLineNamingIt(String className, String says) {
+        Run r = run("--outputs=target/tier2-main-test", "--worker=" + className);
+        assertEquals(2, r.code(), r.err());
+        assertEquals(1, r.err().lines().count(), r.err());
+        assertTrue(r.err().contains(className) && r.err().contains(says), r.err());
+    }
+
+    @Test
+    void providerRejectingAnOptionIsOneLineNamingIt() {
+        Run r = run("--outputs=target/tier2-main-test", "--worker=" + TestWorkers.Provider.class.getName(),
+                "--greeting=x", "--colour=red");
+        assertEquals(2, r.code(), r.err());
+        assertEquals(1, r.err().lines().count(), r.err());
+        assertTrue(r.err().contains("--colour=red"), r.err());
     }
 }
