@@ -3,9 +3,10 @@ package dev.orderly.tier2;
 import dev.orderly.grpc.JobOutputs;
 import dev.orderly.grpc.JobWorker;
 import dev.orderly.grpc.Tier2Server;
+import dev.orderly.s3.S3Clients;
 import java.io.PrintWriter;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,6 +18,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
+import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * One tier2 process: a {@link Tier2Server} running the embedder's {@link JobWorker}, found on the class path
@@ -30,7 +32,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "tier2", mixinStandardHelpOptions = true, versionProvider = Tier2Main.Version.class,
         sortOptions = false, usageHelpAutoWidth = true,
         description = "Serves orderly.tier2.v1.Tier2 with your JobWorker: one job per call, at most --max-concurrent"
-                + " at once (the rest are refused), outputs of request R under --outputs/R/.")
+                + " at once (the rest are refused), outputs of request R under --outputs/R/ (a directory or an S3"
+                + " bucket).")
 public final class Tier2Main implements Callable<Integer> {
 
     @Spec
@@ -48,9 +51,16 @@ public final class Tier2Main implements Callable<Integer> {
             description = "Jobs run at once before the tier2 refuses (default: ${DEFAULT-VALUE}).")
     private int maxConcurrent;
 
-    @Option(names = "--outputs", paramLabel = "DIR", required = true,
-            description = "Where the outputs go, shared with the tier1: a directory; request R's go under DIR/R/.")
+    @Option(names = "--outputs", paramLabel = "DIR|s3://BUCKET/PREFIX", required = true,
+            description = "Where the outputs go, shared with the tier1: a directory (request R's under DIR/R/) or an"
+                    + " S3 bucket (request R's under the key prefix PREFIX/R/).")
     private String outputs;
+
+    @Option(names = "--s3-endpoint", paramLabel = "URL",
+            description = "An S3-compatible endpoint for s3:// outputs, such as http://127.0.0.1:9000 (path-style"
+                    + " access); default: AWS S3. Credentials come from the AWS SDK's usual chain"
+                    + " (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, a profile, a role).")
+    private URI s3Endpoint;
 
     @Option(names = "--worker", paramLabel = "CLASS",
             description = "The JobWorker or JobWorkerProvider class to run (default: the one registered on the class"
@@ -120,13 +130,23 @@ public final class Tier2Main implements Callable<Integer> {
             check(cl, "--execution-timeout", executionTimeout.isPositive(), DurationOption.format(executionTimeout),
                     "> 0");
         }
-        JobOutputs jobOutputs = outputs(cl);
+        OutputLocation location;
+        try {
+            location = OutputLocation.parse(outputs);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(cl, e.getMessage(), e);
+        }
+        if (s3Endpoint != null && !location.isS3()) {
+            throw new ParameterException(cl, "--s3-endpoint=" + s3Endpoint + " needs s3:// outputs, but --outputs="
+                    + outputs);
+        }
         JobWorker worker;
         try {
             worker = WorkerLoader.load(workerClass, workerOptions, Thread.currentThread().getContextClassLoader());
         } catch (IllegalArgumentException e) {
             throw new ParameterException(cl, e.getMessage(), e);
         }
+        JobOutputs jobOutputs = location.isS3() ? s3Outputs(cl, location) : location.inDirectory();
         Tier2Server.Builder builder = Tier2Server.builder().host(host).port(port).maxConcurrentJobs(maxConcurrent)
                 .drainGrace(drainGrace).instanceName(host + ":" + port)
                 .outputs(jobOutputs)
@@ -143,11 +163,23 @@ public final class Tier2Main implements Callable<Integer> {
         return 0;
     }
 
-    private JobOutputs outputs(CommandLine cl) {
-        if (outputs.isBlank()) {
-            throw new ParameterException(cl, "--outputs must name a directory, was '" + outputs + "'");
+    /** A client for the bucket, checked once (HEAD bucket) so that a wrong bucket or key fails the start, not jobs. */
+    private JobOutputs s3Outputs(CommandLine cl, OutputLocation location) {
+        S3Client client;
+        try {
+            client = S3Clients.create(s3Endpoint, null);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(cl, "--s3-endpoint: " + e.getMessage(), e);
         }
-        return OutputLocation.directory(Path.of(outputs));
+        try {
+            client.headBucket(r -> r.bucket(location.bucket()));
+        } catch (RuntimeException e) {
+            client.close();
+            throw new IllegalStateException("can not reach bucket " + location.bucket()
+                    + (s3Endpoint == null ? " on AWS S3" : " at " + s3Endpoint) + ": " + firstLine(String.valueOf(
+                            e.getMessage())), e);
+        }
+        return location.inBucket(client);
     }
 
     private static String firstLine(String s) {

@@ -36,6 +36,7 @@ class Tier2MainTest {
         "--drain-grace=-1s|--drain-grace",
         "--drain-grace=soon|--drain-grace",
         "--execution-timeout=0s|--execution-timeout",
+        "--s3-endpoint=http://127.0.0.1:9|--s3-endpoint",
         "--no-such-option|--no-such-option"})
     void badOptionExitsWithTwoAndOneLine(String option, String named) {
         Run r = run("--outputs=target/tier2-main-test", WORKER, option);
@@ -43,6 +44,26 @@ class Tier2MainTest {
         assertEquals(1, r.err().lines().count(), r.err());
         assertTrue(r.err().contains(named), r.err());
         assertEquals("", r.out());
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "--outputs=s3://Not_A_Bucket/x|Not_A_Bucket",
+        "--outputs=s3://bucket/x?versionId=1|s3://BUCKET/PREFIX",
+        "--outputs=s3:///no-bucket|s3://BUCKET/PREFIX",
+        "--outputs= |--outputs"})
+    void badOutputsAreOneLineNamingThem(String option, String says) {
+        Run r = run(option, WORKER);
+        assertEquals(2, r.code(), r.err());
+        assertEquals(1, r.err().lines().count(), r.err());
+        assertTrue(r.err().contains(says), r.err());
+    }
+
+    @Test
+    void s3EndpointThatIsNoHttpUrlIsABadOption() {
+        Run r = run("--outputs=s3://bucket/x", "--s3-endpoint=ftp://127.0.0.1:9", WORKER);
+        assertEquals(2, r.code(), r.err());
+        assertTrue(r.err().contains("--s3-endpoint") && r.err().contains("ftp://127.0.0.1:9"), r.err());
     }
 
     @Test
