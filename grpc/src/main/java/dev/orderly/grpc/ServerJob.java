@@ -1,5 +1,6 @@
 package dev.orderly.grpc;
 
+import com.google.protobuf.ByteString;
 import dev.orderly.api.Job;
 import dev.orderly.api.JobKey;
 import dev.orderly.api.Tier2Exception;
@@ -7,8 +8,10 @@ import dev.orderly.grpc.proto.Admitted;
 import dev.orderly.grpc.proto.Completed;
 import dev.orderly.grpc.proto.Failed;
 import dev.orderly.grpc.proto.ProcessRangeResponse;
+import dev.orderly.grpc.proto.Update;
 import io.grpc.Status;
 import io.grpc.stub.ServerCallStreamObserver;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -25,17 +28,19 @@ import org.slf4j.LoggerFactory;
  * <p>Three things may stop the job early: the client cancels or goes away ({@link #cancel(Why)} from gRPC's cancel
  * handler), the per-job execution limit expires, or the server stops. Each interrupts the job's thread, and the
  * first reason recorded decides how the call ends: a cancelled call gets nothing more; an expired one
- * {@code DEADLINE_EXCEEDED} and a stopped server {@code UNAVAILABLE}, both sent <em>at once</em> by the stopper, not
- * when the worker gets round to returning. A worker that ignores the interrupt keeps its slot until it returns
- * ({@link Tier2Server#jobsHeld()} shows it), but its client is told at the limit.
+ * {@code DEADLINE_EXCEEDED} and a stopped server {@code UNAVAILABLE} (the client retries elsewhere), both sent
+ * <em>at once</em> by the stopper, not when the worker gets round to returning. A worker that ignores the interrupt
+ * keeps its slot until it returns ({@link Tier2Server#jobsHeld()} shows it), but its client is told at the limit.
  *
- * <h2>State</h2>
- * Guarded by {@code lock}: {@code thread} is set once, before the job can be cancelled by anyone but gRPC;
- * {@code stopped} is set once, by the first stop. A stop that comes before the thread exists is seen by the thread
- * when it starts, so none is lost. Guarded by {@code sendLock}: {@code callEnded}, and every write to
- * {@code responses} (gRPC's stream observer is not thread-safe, and both the job's thread and a stopper write to it);
- * once {@code callEnded} is true nothing more is written. {@code lock} is never held while writing, so a gRPC
- * callback that runs {@link #cancel} on the writing thread finds it free. This class is thread-safe.
+ * <h2>State (guarded by {@code lock})</h2>
+ * {@code thread} is set once, before the job can be cancelled by anyone but gRPC; {@code stopped} is set once, by the
+ * first stop. A stop that comes before the thread exists is seen by the thread when it starts, so none is lost.
+ * {@code ended} turns true once, when the call's end is sent, by the stopper or by the job's thread, whichever comes
+ * first (or when the call was cancelled); nothing is sent after it.
+ *
+ * <p>After {@code Admitted}, every message goes out under {@code lock}: gRPC's stream observer is not thread-safe, and
+ * the worker may send updates from threads of its own ({@link JobContext#sendUpdate}) while the job's thread sends the
+ * end. An update after the end is dropped. This class is thread-safe.
  */
 final class ServerJob implements Runnable {
 
@@ -47,24 +52,27 @@ final class ServerJob implements Runnable {
     private final Job job;
     private final byte[] work;
     private final JobWorker worker;
+    private final JobOutputs outputs;
     private final ServerCallStreamObserver<ProcessRangeResponse> responses;
     private final AdmissionLimit slots;
     private final Consumer<ServerJob> onEnd;
     private final ReentrantLock lock = new ReentrantLock();
-    private final ReentrantLock sendLock = new ReentrantLock();
 
     // guarded by lock
     private Thread thread;
     // guarded by lock
     private Why stopped;
-    // guarded by sendLock
-    private boolean callEnded;
+    // guarded by lock
+    private boolean ended;
 
-    ServerJob(Job job, byte[] work, JobWorker worker, ServerCallStreamObserver<ProcessRangeResponse> responses,
-              AdmissionLimit slots, Consumer<ServerJob> onEnd) {
+    /** @param outputs where {@link JobContext#writeOutput} writes; null when the server has none */
+    ServerJob(Job job, byte[] work, JobWorker worker, JobOutputs outputs,
+              ServerCallStreamObserver<ProcessRangeResponse> responses, AdmissionLimit slots,
+              Consumer<ServerJob> onEnd) {
         this.job = job;
         this.work = work;
         this.worker = worker;
+        this.outputs = outputs;
         this.responses = responses;
         this.slots = slots;
         this.onEnd = onEnd;
@@ -81,12 +89,12 @@ final class ServerJob implements Runnable {
                     TimeUnit.NANOSECONDS);
             responses.setOnCloseHandler(() -> f.cancel(false));
         }
-        send(ProcessRangeResponse.newBuilder().setAdmitted(Admitted.newBuilder().setInstance(instanceName)).build(),
-                false);
         Thread t = Thread.ofVirtual().name("tier2-" + job.requestId() + "-" + job.key().segment() + "-"
                 + job.key().stage()).unstarted(this);
         lock.lock();
         try {
+            responses.onNext(ProcessRangeResponse.newBuilder()
+                    .setAdmitted(Admitted.newBuilder().setInstance(instanceName)).build());
             thread = t;
         } finally {
             lock.unlock();
@@ -94,30 +102,25 @@ final class ServerJob implements Runnable {
         t.start();
     }
 
-    /** Stops the job: its thread is interrupted, and its call ended now as the reason says; the first reason wins. */
+    /**
+     * Stops the job: its thread is interrupted and, the first time, its call ended now as {@code why} says (nothing
+     * is sent to a client that cancelled). The slot is given back only when the worker returns.
+     */
     void cancel(Why why) {
-        boolean first;
         lock.lock();
         try {
-            first = stopped == null;
-            if (first) {
+            if (stopped == null) {
                 stopped = why;
+                if (!ended) {
+                    sendEnd(null, why);
+                    ended = true;
+                }
             }
             if (thread != null) {
                 thread.interrupt();
             }
         } finally {
             lock.unlock();
-        }
-        if (!first) {
-            return;
-        }
-        switch (why) {
-            case CLIENT_CANCELLED -> endCall(null); // nobody is listening
-            case EXECUTION_LIMIT -> endCall(Status.DEADLINE_EXCEEDED.withDescription("job " + job.key()
-                    + " ran past the tier2's execution limit"));
-            case SERVER_STOPPING -> endCall(Status.UNAVAILABLE.withDescription("tier2 stopped before job "
-                    + job.key() + " ended"));
         }
     }
 
@@ -129,7 +132,7 @@ final class ServerJob implements Runnable {
     public void run() {
         try {
             if (stoppedAs() == null) {
-                worker.run(job, work);
+                worker.run(new Context(job, work, outputs, this));
             }
             end(null);
         } catch (Throwable e) {
@@ -142,59 +145,90 @@ final class ServerJob implements Runnable {
 
     /** The worker is done: tell the client how, unless a stop already ended the call. */
     private void end(Throwable e) {
-        Why why = stoppedAs();
-        if (why == null) {
-            if (e == null) {
-                send(ProcessRangeResponse.newBuilder().setCompleted(Completed.getDefaultInstance()).build(), true);
-            } else if (e instanceof Tier2Exception t && t.kind() == Tier2Exception.Kind.EXECUTION_TIMEOUT) {
-                endCall(Status.DEADLINE_EXCEEDED.withDescription(t.getMessage()));
-            } else {
-                boolean fatal = e instanceof Tier2Exception t && t.kind() == Tier2Exception.Kind.FATAL;
-                LOG.warn("job {} failed{}: {}", job.key(), fatal ? " fatally" : "", e.toString());
-                send(ProcessRangeResponse.newBuilder().setFailed(Failed.newBuilder()
-                        .setReason(String.valueOf(e.getMessage())).setFatal(fatal)).build(), true);
+        lock.lock();
+        try {
+            if (!ended) {
+                sendEnd(e, stopped);
+                ended = true;
             }
+        } finally {
+            lock.unlock();
         }
-        if (e instanceof InterruptedException && why == null) {
+        if (e instanceof InterruptedException && stoppedAs() == null) {
             Thread.currentThread().interrupt();
         }
     }
 
-    /** Sends one message, and completes the call after it if {@code last}; nothing once the call has ended. */
-    private void send(ProcessRangeResponse message, boolean last) {
-        sendLock.lock();
+    /** Sends the call's end as the worker's ending and the first stop say. Called under {@code lock}. */
+    private void sendEnd(Throwable e, Why why) {
         try {
-            if (callEnded) {
-                return;
+            if (why == Why.CLIENT_CANCELLED) {
+                return; // nobody is listening
             }
-            responses.onNext(message);
-            if (last) {
-                callEnded = true;
+            if (why == Why.EXECUTION_LIMIT) {
+                responses.onError(Status.DEADLINE_EXCEEDED.withDescription("job " + job.key()
+                        + " ran past the tier2's execution limit").asRuntimeException());
+            } else if (why == Why.SERVER_STOPPING) {
+                responses.onError(Status.UNAVAILABLE.withDescription("tier2 stopped before job " + job.key()
+                        + " ended").asRuntimeException());
+            } else if (e == null) {
+                responses.onNext(ProcessRangeResponse.newBuilder().setCompleted(Completed.getDefaultInstance())
+                        .build());
+                responses.onCompleted();
+            } else if (e instanceof Tier2Exception t && t.kind() == Tier2Exception.Kind.EXECUTION_TIMEOUT) {
+                responses.onError(Status.DEADLINE_EXCEEDED.withDescription(t.getMessage()).asRuntimeException());
+            } else {
+                boolean fatal = e instanceof Tier2Exception t && t.kind() == Tier2Exception.Kind.FATAL;
+                LOG.warn("job {} failed{}: {}", job.key(), fatal ? " fatally" : "", e.toString());
+                responses.onNext(ProcessRangeResponse.newBuilder().setFailed(Failed.newBuilder()
+                        .setReason(String.valueOf(e.getMessage())).setFatal(fatal)).build());
                 responses.onCompleted();
             }
         } catch (RuntimeException sendFailed) {
-            callEnded = true; // the call was closed under us (cancelled between our check and the send)
-            LOG.debug("job {}: could not send: {}", job.key(), sendFailed.toString());
-        } finally {
-            sendLock.unlock();
+            // The call was closed under us (cancelled between our check and the send): nothing left to tell.
+            LOG.debug("job {}: could not send its end: {}", job.key(), sendFailed.toString());
         }
     }
 
-    /** Ends the call with {@code status}, or marks it ended with nothing sent when null; once. */
-    private void endCall(Status status) {
-        sendLock.lock();
+    /** Sends an {@code Update}, unless the call has ended or was cancelled. */
+    private void sendUpdate(byte[] payload) {
+        ProcessRangeResponse update = ProcessRangeResponse.newBuilder()
+                .setUpdate(Update.newBuilder().setPayload(ByteString.copyFrom(payload))).build();
+        lock.lock();
         try {
-            if (callEnded) {
+            if (ended || stopped != null || responses.isCancelled()) {
                 return;
             }
-            callEnded = true;
-            if (status != null) {
-                responses.onError(status.asRuntimeException());
-            }
+            responses.onNext(update);
         } catch (RuntimeException sendFailed) {
-            LOG.debug("job {}: could not end the call: {}", job.key(), sendFailed.toString());
+            LOG.debug("job {}: could not send an update: {}", job.key(), sendFailed.toString());
         } finally {
-            sendLock.unlock();
+            lock.unlock();
+        }
+    }
+
+    /** A context for a worker run outside a server (its {@link JobWorker.WithContext#run(Job, byte[])}). */
+    static JobContext detachedContext(Job job, byte[] work) {
+        return new Context(job, work, null, null);
+    }
+
+    /** The {@link JobContext} of one job; {@code owner} is null outside a server. */
+    private record Context(Job job, byte[] work, JobOutputs outputs, ServerJob owner) implements JobContext {
+
+        @Override
+        public void writeOutput(byte[] output) throws IOException, Tier2Exception {
+            if (outputs == null) {
+                throw new IllegalStateException("this tier2 has no outputs to write job " + job.key() + " to:"
+                        + " build its Tier2Server with outputs(...), or start Tier2Main with --outputs");
+            }
+            outputs.write(job.requestId(), job.key().segment(), output);
+        }
+
+        @Override
+        public void sendUpdate(byte[] payload) {
+            if (owner != null) {
+                owner.sendUpdate(payload.clone());
+            }
         }
     }
 

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -60,14 +61,15 @@ public final class Tier2Server implements AutoCloseable {
     private final ScheduledExecutorService timer =
             Executors.newSingleThreadScheduledExecutor(Thread.ofVirtual().name("tier2-execution-limit").factory());
     private final AtomicBoolean closed = new AtomicBoolean();
+    private final CountDownLatch terminated = new CountDownLatch(1);
     private final Server server;
 
     private Tier2Server(Builder b) {
         this.maxConcurrentJobs = b.maxConcurrentJobs;
         this.drainGrace = b.drainGrace;
         this.slots = new AdmissionLimit(b.maxConcurrentJobs, health);
-        ServerServiceDefinition tier2 = new Tier2Service(b.worker, slots, running, timer, b.executionTimeout,
-                b.instanceName).definition();
+        ServerServiceDefinition tier2 = new Tier2Service(b.worker, b.outputs, slots, running, timer,
+                b.executionTimeout, b.instanceName).definition();
         if (b.bearerTokens != null) {
             tier2 = ServerInterceptors.intercept(tier2, new TokenCheck(b.bearerTokens));
         }
@@ -166,9 +168,40 @@ public final class Tier2Server implements AutoCloseable {
         }
         timer.shutdownNow();
         executor.shutdownNow();
+        terminated.countDown();
         if (interrupted) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /**
+     * Waits until this server has drained and stopped: until a {@link #close()}, from any thread (a shutdown hook on
+     * SIGTERM, say), has returned. What a {@code main} calls to stay up while the server serves.
+     *
+     * @throws InterruptedException if interrupted while waiting (the server keeps running)
+     */
+    public void awaitTermination() throws InterruptedException {
+        terminated.await();
+    }
+
+    /**
+     * Waits at most {@code timeout} for this server to drain and stop, as {@link #awaitTermination()}.
+     *
+     * @return true if it has stopped, false if the time ran out first
+     * @throws InterruptedException if interrupted while waiting (the server keeps running)
+     */
+    public boolean awaitTermination(Duration timeout) throws InterruptedException {
+        return terminated.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
+    }
+
+    /** As {@link #awaitTermination(Duration)}, in the units of {@link java.util.concurrent.ExecutorService}'s. */
+    public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
+        return terminated.await(timeout, unit);
+    }
+
+    /** True once {@link #close()} has finished: drained and stopped. */
+    public boolean isTerminated() {
+        return terminated.getCount() == 0;
     }
 
     /** Builds a {@link Tier2Server}. Not thread-safe. */
@@ -177,6 +210,7 @@ public final class Tier2Server implements AutoCloseable {
         private int port;
         private int maxConcurrentJobs = 4;
         private JobWorker worker;
+        private JobOutputs outputs;
         private Duration executionTimeout;
         private Duration drainGrace = Duration.ofSeconds(10);
         private String instanceName = "tier2";
@@ -224,7 +258,19 @@ public final class Tier2Server implements AutoCloseable {
             return this;
         }
 
-        /** The longest one job may run; past it the call ends with {@code DEADLINE_EXCEEDED}. Default: no limit. */
+        /**
+         * Where {@link JobContext#writeOutput} writes the jobs' outputs. Optional: without it a worker writes its
+         * output itself, and {@code writeOutput} throws {@link IllegalStateException}.
+         */
+        public Builder outputs(JobOutputs outputs) {
+            this.outputs = Objects.requireNonNull(outputs, "outputs");
+            return this;
+        }
+
+        /**
+         * The longest one job may run; past it the call ends with {@code DEADLINE_EXCEEDED} at once, even if the
+         * worker ignores its interrupt (its slot stays held until it returns). Default: no limit.
+         */
         public Builder executionTimeout(Duration timeout) {
             Objects.requireNonNull(timeout, "executionTimeout");
             if (!timeout.isPositive()) {

@@ -40,15 +40,18 @@ final class Tier2Service {
                     ProtoUtils.marshaller(ProcessRangeResponse.getDefaultInstance())).build();
 
     private final JobWorker worker;
+    private final JobOutputs outputs;
     private final AdmissionLimit slots;
     private final Set<ServerJob> running;
     private final ScheduledExecutorService timer;
     private final Duration executionTimeout;
     private final String instanceName;
 
-    Tier2Service(JobWorker worker, AdmissionLimit slots, Set<ServerJob> running, ScheduledExecutorService timer,
-                 Duration executionTimeout, String instanceName) {
+    /** @param outputs where the jobs' {@link JobContext#writeOutput} writes; null when the server has none */
+    Tier2Service(JobWorker worker, JobOutputs outputs, AdmissionLimit slots, Set<ServerJob> running,
+                 ScheduledExecutorService timer, Duration executionTimeout, String instanceName) {
         this.worker = worker;
+        this.outputs = outputs;
         this.slots = slots;
         this.running = running;
         this.timer = timer;
@@ -91,8 +94,8 @@ final class Tier2Service {
                 // run it, below
             }
         }
-        ServerJob serverJob = new ServerJob(job, request.getWork().toByteArray(), worker, responses, slots,
-                running::remove);
+        ServerJob serverJob = new ServerJob(job, request.getWork().toByteArray(), worker, outputs, responses,
+                slots, running::remove);
         running.add(serverJob);
         serverJob.start(instanceName, timer, executionTimeout);
     }

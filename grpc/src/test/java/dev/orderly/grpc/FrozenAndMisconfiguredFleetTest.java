@@ -144,9 +144,14 @@ class FrozenAndMisconfiguredFleetTest {
         // One dial, frozen instance only: its deadline passes before Admitted, so nothing ran.
         GrpcTier2Client frozenOnly = closeLater(GrpcTier2Client.builder().addresses(List.of(link.hostPort()))
                 .callTimeout(Duration.ofMillis(300)).build());
-        try (Tier2Call call = frozenOnly.dial(new Job("warm-up", new JobKey(0, 0), 1))) {
-            call.await();
-        }
+        await().atMost(20, SECONDS).until(() -> { // connected, whatever the machine's load
+            try (Tier2Call call = frozenOnly.dial(new Job("warm-up", new JobKey(0, 0), 1))) {
+                call.await();
+                return true;
+            } catch (Tier2Exception e) {
+                return false;
+            }
+        });
         link.freeze();
         Tier2Exception e = assertThrows(Tier2Exception.class,
                 () -> frozenOnly.dial(new Job("r", new JobKey(34, 0), 1)).close());
