@@ -102,6 +102,14 @@ public final class Tier2Security {
         return tokens;
     }
 
+    /**
+     * Whether a host name or address literal is loopback ({@code localhost}, {@code 127.x.y.z}, {@code ::1}), the
+     * way the builders decide whether plaintext needs asking for: names are never resolved.
+     */
+    public static boolean isLoopbackHost(String host) {
+        return Targets.isLoopbackHost(host);
+    }
+
     private static Path readable(Path file) {
         if (!Files.isReadable(file)) {
             throw new IllegalArgumentException(file + " is not a readable file");
