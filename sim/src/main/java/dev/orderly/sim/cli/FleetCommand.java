@@ -15,6 +15,7 @@ import dev.orderly.sim.run.RunSpec;
 import dev.orderly.sim.run.Scenario;
 import dev.orderly.sim.run.SimulationRun;
 import dev.orderly.sim.run.Strategy;
+import dev.orderly.sim.tier2.FleetSecurity;
 import dev.orderly.sim.tier2.GrpcFleet;
 import dev.orderly.sim.tier2.SimulatedJobWorker;
 import dev.orderly.sim.tier2.Tier2Processes;
@@ -76,6 +77,11 @@ final class FleetCommand implements Callable<Integer> {
 
     @Option(names = {"-q", "--quiet"}, description = "No progress lines; only the table and the picture's path.")
     private boolean quiet;
+
+    @Option(names = "--plaintext",
+            description = "No TLS and no token between the tier1 and the tier2 processes (default: TLS with a"
+                    + " certificate made at start, and a bearer token).")
+    private boolean plaintext;
 
     private final PrintWriter out;
     private final PrintWriter err;
@@ -140,10 +146,12 @@ final class FleetCommand implements Callable<Integer> {
                     f.instances());
             out.flush();
         }
-        Tier2Processes fleet = Tier2Processes.start(f.instances(), tier2Args(scenario, dir), dir,
-                Duration.ofSeconds(60));
+        FleetSecurity security = plaintext ? FleetSecurity.plaintext() : FleetSecurity.tls(dir.resolve("tls"));
+        List<String> args = new ArrayList<>(tier2Args(scenario, dir));
+        args.addAll(security.tier2Args());
+        Tier2Processes fleet = Tier2Processes.start(f.instances(), args, dir, Duration.ofSeconds(60));
         running.set(fleet);
-        try (GrpcTier2Client client = GrpcTier2Client.builder().addresses(fleet.addresses()).build()) {
+        try (GrpcTier2Client client = security.client(fleet.addresses()).build()) {
             warmUp(client, dir, scenario.stages());
             Thread killer = killOneAt == null ? null : Thread.ofVirtual().start(() -> killLater(fleet, f));
             ProgressPrinter printer = new ProgressPrinter(out, terminal);
@@ -211,7 +219,8 @@ final class FleetCommand implements Callable<Integer> {
         out.println();
         out.print(report.table().render());
         out.println();
-        out.println("Real tier2 processes over gRPC on 127.0.0.1; times are simulated seconds (see orderly --help"
+        out.println("Real tier2 processes over gRPC (" + (plaintext ? "plaintext" : "TLS + bearer token")
+                + ") on 127.0.0.1; times are simulated seconds (see orderly --help"
                 + " for the columns). dials counts what the tier1 saw: refused, unreachable and admitted alike.");
         for (String note : report.notes()) {
             out.println(note);
