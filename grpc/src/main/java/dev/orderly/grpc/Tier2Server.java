@@ -67,7 +67,7 @@ public final class Tier2Server implements AutoCloseable {
     private Tier2Server(Builder b) {
         this.maxConcurrentJobs = b.maxConcurrentJobs;
         this.drainGrace = b.drainGrace;
-        this.slots = new AdmissionLimit(b.maxConcurrentJobs, health);
+        this.slots = new AdmissionLimit(b.maxConcurrentJobs, health, b.loadStatusDelay, timer);
         ServerServiceDefinition tier2 = new Tier2Service(b.worker, b.outputs, slots, running, timer,
                 b.executionTimeout, b.instanceName).definition();
         if (b.bearerTokens != null) {
@@ -218,6 +218,7 @@ public final class Tier2Server implements AutoCloseable {
         private int maxMessageSize = 4 * 1024 * 1024;
         private Duration permitKeepAlive = Duration.ofSeconds(5);
         private int maxCallsPerConnection;
+        private Duration loadStatusDelay = Duration.ofMillis(50);
         private ServerCredentials credentials;
         private boolean plaintext;
         private List<String> bearerTokens;
@@ -327,6 +328,21 @@ public final class Tier2Server implements AutoCloseable {
                 throw new IllegalArgumentException("maxCallsPerConnection must be >= 1, was " + max);
             }
             this.maxCallsPerConnection = max;
+            return this;
+        }
+
+        /**
+         * How long the instance must stay full before its load status ({@code orderly.tier2.v1.Tier2}) says
+         * NOT_SERVING; it says SERVING again the moment a slot frees. Zero: at once. Default 50 ms: an instance whose
+         * load matches its slots is full for a moment after each admission, and clients that heard NOT_SERVING would
+         * fail their next dials themselves (see docs/results/transport.md).
+         */
+        public Builder loadStatusDelay(Duration delay) {
+            Objects.requireNonNull(delay, "loadStatusDelay");
+            if (delay.isNegative()) {
+                throw new IllegalArgumentException("loadStatusDelay must be >= 0, was " + delay);
+            }
+            this.loadStatusDelay = delay;
             return this;
         }
 

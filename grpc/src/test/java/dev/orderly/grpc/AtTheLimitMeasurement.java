@@ -14,7 +14,9 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 /**
  * A measurement, not a check (run with {@code -Dorderly.measure=true}): a fleet sized exactly to its load, {@code
  * callers} dialing in a loop on as many slots, for a few seconds; how many dials were admitted, refused by a tier2, or
- * failed in the client as UNREACHABLE, with health checking on and off. docs/results/transport.md has the numbers.
+ * failed in the client as UNREACHABLE, with health checking off, and on with several {@code loadStatusDelay}s. A caller turned away waits
+ * {@code orderly.refusedDelayMs} (default 100, the engine's {@code refusedDelay}) before it dials again, so a lost
+ * admission costs what it costs a real request. docs/results/transport.md has the numbers.
  */
 @EnabledIfSystemProperty(named = "orderly.measure", matches = "true")
 class AtTheLimitMeasurement {
@@ -25,12 +27,15 @@ class AtTheLimitMeasurement {
         int slots = Integer.getInteger("orderly.slots", 16);
         int callers = instances * slots;
         Duration length = Duration.ofSeconds(Integer.getInteger("orderly.seconds", 2));
+        long refusedDelayMillis = Integer.getInteger("orderly.refusedDelayMs", 100);
         for (int round = 0; round < Integer.getInteger("orderly.rounds", 3); round++) {
-            for (boolean health : new boolean[] {true, false}) {
+            for (long delayMs : new long[] {-1, 0, 20, 50, 200}) { // -1: health checking off
+                boolean health = delayMs >= 0;
                 List<Tier2Server> fleet = new ArrayList<>();
                 List<String> addresses = new ArrayList<>();
                 for (int i = 0; i < instances; i++) {
                     Tier2Server s = Tier2Server.builder().maxConcurrentJobs(slots).drainGrace(Duration.ZERO)
+                            .loadStatusDelay(Duration.ofMillis(Math.max(0, delayMs)))
                             .worker((job, work) -> Thread.sleep(1)).build().start();
                     fleet.add(s);
                     addresses.add("127.0.0.1:" + s.port());
@@ -53,6 +58,12 @@ class AtTheLimitMeasurement {
                                 } catch (Tier2Exception e) {
                                     (e.kind() == Tier2Exception.Kind.REFUSED ? refused : unreachable)
                                             .incrementAndGet();
+                                    try {
+                                        Thread.sleep(refusedDelayMillis); // as the engine's refusedDelay would
+                                    } catch (InterruptedException stop) {
+                                        Thread.currentThread().interrupt();
+                                        return;
+                                    }
                                 } catch (InterruptedException e) {
                                     Thread.currentThread().interrupt();
                                     return;
@@ -63,8 +74,9 @@ class AtTheLimitMeasurement {
                     for (Thread t : threads) {
                         t.join();
                     }
-                    System.out.printf("round %d, health checking %-3s: %d callers on %d x %d slots, %d s: admitted"
-                                    + " %d, refused %d, unreachable %d%n", round, health ? "on" : "off", callers,
+                    System.out.printf("round %d, %-36s: %d callers on %d x %d slots, %d s: admitted"
+                                    + " %d, refused %d, unreachable %d%n", round, health
+                                    ? "health on, loadStatusDelay " + delayMs + " ms" : "health checking off", callers,
                             instances, slots, length.toSeconds(), admitted.get(), refused.get(), unreachable.get());
                 } finally {
                     fleet.forEach(Tier2Server::close);

@@ -71,7 +71,7 @@ class SecureFleetTest {
 
     private Tier2Server tlsServer(int slots, JobWorker worker, Path clientCa, List<String> tokens) throws Exception {
         Tier2Server.Builder b = Tier2Server.builder().maxConcurrentJobs(slots).worker(worker)
-                .drainGrace(Duration.ZERO)
+                .drainGrace(Duration.ZERO).loadStatusDelay(Duration.ZERO) // full means NOT_SERVING at once here
                 .credentials(Tier2Security.serverCredentials(server.certificate(), server.key(), clientCa));
         if (tokens != null) {
             b.bearerTokens(tokens);

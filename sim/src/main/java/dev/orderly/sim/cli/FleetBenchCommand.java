@@ -138,8 +138,7 @@ final class FleetBenchCommand implements Callable<Integer> {
         Measured a = m.get(0);
         Measured b = m.get(1);
         out.println();
-        out.printf(Locale.ROOT, "%-44s %14s %14s %9s%n", "measured in this run", a.name(), b.name(),
-                a.name() + "/" + b.name());
+        out.printf(Locale.ROOT, "%-48s %14s %14s %9s%n", "measured in this run", a.name(), b.name(), "ratio");
         row("refused dials/s, full fleet, health checking on", a.healthOn(), b.healthOn(), "%,14.0f");
         row("refused dials/s, full fleet, health checking off", a.healthOff(), b.healthOff(), "%,14.0f");
         row("one admitted no-op job, p50 (us)", a.p50Micros(), b.p50Micros(), "%14.0f");
@@ -148,7 +147,7 @@ final class FleetBenchCommand implements Callable<Integer> {
     }
 
     private void row(String what, double a, double b, String format) {
-        out.printf(Locale.ROOT, "%-44s " + format + " " + format + " %8.2fx%n", what, a, b, b == 0 ? 0 : a / b);
+        out.printf(Locale.ROOT, "%-48s " + format + " " + format + " %8.2fx%n", what, a, b, b == 0 ? 0 : a / b);
     }
 
     private static void deleteTree(Path dir) throws java.io.IOException {
