@@ -170,8 +170,8 @@ class AbuseLimitsTest {
         ManagedChannel channel = channelTo(server.port());
         List<ClientCall<byte[], byte[]>> calls = new ArrayList<>();
         for (int i = 0; i < cap + 30; i++) {
-            ClientCall<byte[], byte[]> call = channel.newCall(rawProcessRange(MethodDescriptor.MethodType.BIDI_STREAMING),
-                    CallOptions.DEFAULT);
+            ClientCall<byte[], byte[]> call = channel.newCall(
+                    rawProcessRange(MethodDescriptor.MethodType.BIDI_STREAMING), CallOptions.DEFAULT);
             call.start(new ClientCall.Listener<>() { }, new Metadata());
             call.request(1); // and never a message, never a half-close: the stream stays open
             calls.add(call);

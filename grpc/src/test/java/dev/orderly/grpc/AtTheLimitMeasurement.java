@@ -14,9 +14,9 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 /**
  * A measurement, not a check (run with {@code -Dorderly.measure=true}): a fleet sized exactly to its load, {@code
  * callers} dialing in a loop on as many slots, for a few seconds; how many dials were admitted, refused by a tier2, or
- * failed in the client as UNREACHABLE, with health checking off, and on with several {@code loadStatusDelay}s. A caller turned away waits
- * {@code orderly.refusedDelayMs} (default 100, the engine's {@code refusedDelay}) before it dials again, so a lost
- * admission costs what it costs a real request. docs/results/transport.md has the numbers.
+ * failed in the client as UNREACHABLE, with health checking off, and on with several {@code loadStatusDelay}s. A
+ * caller turned away waits {@code orderly.refusedDelayMs} (default 100, the engine's {@code refusedDelay}) before it
+ * dials again, so a lost admission costs what it costs a real request. docs/results/transport.md has the numbers.
  */
 @EnabledIfSystemProperty(named = "orderly.measure", matches = "true")
 class AtTheLimitMeasurement {

@@ -119,10 +119,13 @@ class FrozenAndMisconfiguredFleetTest {
         link.freeze(); // a SIGSTOP'd instance: connections open, health last said SERVING, nothing answers
 
         FutureTask<RequestResult> request = new FutureTask<>(() -> runRequest(fleet, 20, 4));
+        long start = System.nanoTime();
         Thread runner = Thread.ofVirtual().start(request);
         long boundNanos = 2 * aloneNanos;
         try {
             RequestResult result = request.get(boundNanos, java.util.concurrent.TimeUnit.NANOSECONDS);
+            System.out.printf("one frozen of two: 20 segments in %d ms; the healthy instance alone: %d ms%n",
+                    Duration.ofNanos(System.nanoTime() - start).toMillis(), Duration.ofNanos(aloneNanos).toMillis());
             assertEquals(20, result.segmentsDelivered());
             assertEquals(0, result.executionTimeouts());
         } catch (TimeoutException e) {
