@@ -100,8 +100,8 @@ final class Tier2Service {
         serverJob.start(instanceName, timer, executionTimeout);
     }
 
-    /** The request's bytes as they came. */
-    private static final class RawBytes implements MethodDescriptor.Marshaller<byte[]> {
+    /** The request's bytes as they came (also what tests send to play a broken client). */
+    static final class RawBytes implements MethodDescriptor.Marshaller<byte[]> {
         @Override
         public InputStream stream(byte[] value) {
             return new ByteArrayInputStream(value);
