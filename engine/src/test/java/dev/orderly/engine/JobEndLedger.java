@@ -1,0 +1,55 @@
+package dev.orderly.engine;
+
+import dev.orderly.api.Job;
+import dev.orderly.api.JobKey;
+import dev.orderly.api.RequestListener;
+import dev.orderly.api.Tier2Exception;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * A listener that checks the rule a metrics listener counting running jobs relies on: every {@code onAdmitted} is
+ * followed by exactly one of {@code onJobDone}, {@code onFailed} and {@code onAbandoned} for the same job. One live
+ * job per unit, so a unit has at most one open admission; {@code onAbandoned} names only the unit, and closes its
+ * open admission if it has one (a job abandoned before it was admitted is fine). Thread-safe.
+ */
+final class JobEndLedger implements RequestListener {
+
+    private final Map<JobKey, Job> open = new ConcurrentHashMap<>();
+    private final List<String> violations = new CopyOnWriteArrayList<>();
+
+    @Override
+    public void onAdmitted(Job job) {
+        Job before = open.put(job.key(), job);
+        if (before != null) {
+            violations.add(job + " admitted while " + before + " had not ended");
+        }
+    }
+
+    @Override
+    public void onJobDone(Job job) {
+        if (!open.remove(job.key(), job)) {
+            violations.add(job + " done without an open admission");
+        }
+    }
+
+    @Override
+    public void onFailed(Job job, Tier2Exception cause) {
+        // A failed dial was never admitted: only an admitted job's failure closes its admission.
+        open.remove(job.key(), job);
+    }
+
+    @Override
+    public void onAbandoned(JobKey key) {
+        open.remove(key);
+    }
+
+    /** Admitted jobs with no end event yet, and the events that broke the rule. Empty when the rule held. */
+    List<String> violations() {
+        List<String> all = new java.util.ArrayList<>(violations);
+        open.values().forEach(job -> all.add(job + " admitted and never ended"));
+        return all;
+    }
+}
