@@ -23,4 +23,15 @@ public interface OutputStore {
      * @throws IOException if the store could not be read; this fails the request
      */
     Optional<byte[]> read(long segment) throws IOException;
+
+    /**
+     * Whether the last stage's output of {@code segment} is there, without handing it over. A request with resume
+     * asks this of each segment as it enters the look-ahead window and reads the output once, at delivery. The
+     * default reads it; a store that can answer more cheaply (a file's existence, an object's metadata) should.
+     *
+     * @throws IOException if the store could not be asked; this fails the request
+     */
+    default boolean contains(long segment) throws IOException {
+        return read(segment).isPresent();
+    }
 }

@@ -87,10 +87,11 @@ class TheClientsReRunNeverWaitsForAWorkerTest {
         RecordingClient client = new RecordingClient();
         Background run = new Background(Orderly.engine(config(ordered)), Request.of(plan, tier2, store, client));
         try {
+            // The re-run dials, succeeds and reaches the client while segments 1 and 2 still hold their workers.
             await().atMost(Duration.ofSeconds(10)).until(
                     () -> dials.stream().anyMatch(j -> j.key().segment() == 0 && j.attempt() > 1));
+            await().atMost(Duration.ofSeconds(10)).until(() -> client.segments().equals(List.of(0L)));
             assertFalse(run.isDone());
-            assertEquals(List.of(), client.segments(), "segments 1 and 2 still run");
         } finally {
             release.countDown();
         }

@@ -8,6 +8,7 @@ import dev.orderly.api.RequestPlan;
 import dev.orderly.api.SegmentConsumer;
 import java.io.IOException;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
@@ -18,8 +19,9 @@ import org.slf4j.MDC;
  *
  * <p>For each segment it waits until the segment's last stage is DONE, reads the output and calls the client. An
  * output missing after its job succeeded sends the unit back to PENDING; its new job, being the lowest segment,
- * launches first. After {@value #MAX_RERUNS} re-runs of one segment the request fails. A client that throws fails
- * the request, its exception kept as the cause.
+ * launches first. After {@value #MAX_RERUNS} re-runs of one segment the request fails. A store or a client that
+ * throws, an {@code Error} included, fails the request naming the segment's last stage, its throwable kept as the
+ * cause; only a {@link VirtualMachineError} propagates as itself.
  *
  * <p>Runs on one thread, the walker subtask of the request; the client is therefore called one segment at a time.
  */
@@ -39,9 +41,16 @@ final class OutputWalker {
     private final RequestListener listener;
     private final Deadline deadline;
     private final boolean resume;
+    private final Supplier<JobKey> freeAWorker;
 
+    /**
+     * @param freeAWorker has the highest job that is not on a tier2 give its worker up, and names it (null if none
+     *     could): called when the client's segment is re-run with every worker taken
+     */
     OutputWalker(String requestId, RequestPlan plan, OutputStore outputs, SegmentConsumer client, Scheduler scheduler,
-            RequestCounters counters, RequestListener listener, Deadline deadline, boolean resume) {
+            RequestCounters counters, RequestListener listener, Deadline deadline, boolean resume,
+            Supplier<JobKey> freeAWorker) {
+        this.freeAWorker = freeAWorker;
         this.deadline = deadline;
         this.resume = resume;
         this.requestId = requestId;
@@ -98,14 +107,21 @@ final class OutputWalker {
                 return true;
             }
             if (reruns == MAX_RERUNS) {
+                int jobs = scheduler.successfulJobsOf(segment);
                 throw new RequestFailedException(unit, unit + " output missing after " + MAX_RERUNS
-                        + " re-runs (" + (MAX_RERUNS + 1) + " successful jobs), giving up", null);
+                        + " re-runs (" + jobs + " successful job" + (jobs == 1 ? "" : "s") + "), giving up", null);
             }
             reruns++;
             LOG.warn("{} output missing after its job succeeded; re-run {} of {}", unit, reruns, MAX_RERUNS);
             counters.rerun();
             listener.onRerun(unit);
-            scheduler.rerun(segment);
+            if (scheduler.rerun(segment)) {
+                // The client waits for this re-run: it must not wait for a worker behind jobs it needs later.
+                JobKey withdrawn = freeAWorker.get();
+                LOG.debug("{} re-run with every worker taken; {}", unit, withdrawn == null
+                        ? "every job is on a tier2, the re-run waits for the next to end"
+                        : withdrawn + " gives its worker up");
+            }
         }
     }
 
@@ -113,7 +129,8 @@ final class OutputWalker {
      * With resume: looks up, in the store, each segment that has entered the look-ahead window since the last call,
      * and tells the scheduler which are there already (they will not run). Only the window is ever looked up: the
      * scheduler launches nothing past it, and this keeps the cost per segment delivered O(1) and the memory bounded
-     * by the look-ahead. The store is read again when the segment is delivered; nothing is kept in between.
+     * by the look-ahead. The store is asked {@link OutputStore#contains}, and read once, when the segment is
+     * delivered; nothing is kept in between.
      */
     private void lookUpStoredSegments() throws RequestFailedException {
         if (!resume) {
@@ -121,7 +138,7 @@ final class OutputWalker {
         }
         long segment;
         while ((segment = scheduler.segmentToCheck()) >= 0) {
-            boolean stored = read(new JobKey(segment, plan.lastStage())).isPresent();
+            boolean stored = contains(new JobKey(segment, plan.lastStage()));
             if (stored) {
                 counters.fromStore();
             }
@@ -136,11 +153,24 @@ final class OutputWalker {
                 + counters.result().refusals() + " refusals", null);
     }
 
+    private boolean contains(JobKey unit) throws RequestFailedException {
+        try {
+            return outputs.contains(unit.segment());
+        } catch (VirtualMachineError e) {
+            throw e;
+        } catch (IOException | RuntimeException | Error e) {
+            throw new RequestFailedException(unit, unit + " could not be looked up in the store, giving up: " + e, e);
+        }
+    }
+
     private Optional<byte[]> read(JobKey unit) throws RequestFailedException {
         Optional<byte[]> output;
         try {
             output = outputs.read(unit.segment());
-        } catch (IOException | RuntimeException e) {
+        } catch (VirtualMachineError e) {
+            throw e;
+        } catch (IOException | RuntimeException | Error e) {
+            // An Error from the store (an assertion in a test double, a linkage problem) is still this unit's failure.
             throw new RequestFailedException(unit, unit + " output could not be read, giving up: " + e, e);
         }
         if (output == null) {
@@ -153,10 +183,12 @@ final class OutputWalker {
     private void accept(long segment, byte[] output) throws RequestFailedException, InterruptedException {
         try {
             client.accept(segment, output);
-        } catch (InterruptedException e) {
+        } catch (InterruptedException | VirtualMachineError e) {
             throw e;
-        } catch (Exception e) {
-            throw new RequestFailedException("the client failed on segment " + segment + ": " + e, e);
+        } catch (Exception | Error e) {
+            // Named by the segment's last stage, the unit whose output the client was given.
+            JobKey unit = new JobKey(segment, plan.lastStage());
+            throw new RequestFailedException(unit, unit + ": the client failed on segment " + segment + ": " + e, e);
         }
     }
 }
