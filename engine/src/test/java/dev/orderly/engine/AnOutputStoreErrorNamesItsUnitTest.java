@@ -78,4 +78,26 @@ class AnOutputStoreErrorNamesItsUnitTest {
         assertEquals(Optional.of(new JobKey(0, 1)), e.key(), e.getMessage());
         assertInstanceOf(IllegalStateException.class, e.getCause());
     }
+
+    /** Only a VirtualMachineError propagates as itself, once every thread of the request has ended. */
+    @Test
+    void aVirtualMachineErrorPropagatesAsItselfAfterEverythingIsCancelled() {
+        RequestPlan plan = new RequestPlan(0, 6, 2, 2);
+        InMemoryOutputStore store = new InMemoryOutputStore();
+        StackOverflowError overflow = new StackOverflowError("deep module");
+        StubTier2 tier2 = new StubTier2(plan, store, job -> {
+            if (job.key().equals(new JobKey(2, 1))) {
+                throw overflow;
+            }
+            return job.key().segment() == 3 ? StubTier2.AWAIT_BLOCKS : StubTier2.OK;
+        });
+        ThreadCensus census = new ThreadCensus();
+
+        StackOverflowError thrown = assertThrows(StackOverflowError.class, () -> census.engine(Fixtures.fast())
+                .run(Request.of(plan, tier2, store, new RecordingClient())));
+
+        org.junit.jupiter.api.Assertions.assertSame(overflow, thrown);
+        assertEquals(0, census.alive(), "request threads alive after run threw");
+        assertEquals(0, tier2.openCalls(), "calls left open");
+    }
 }

@@ -53,12 +53,16 @@ final class JobRunner {
     private final RequestCounters counters;
     private final RequestListener listener;
     private final Predicate<JobKey> needed;
+    private final StallWatch stall;
 
     /**
-     * @param needed tells whether a unit is still needed; a job whose unit is not stops instead of retrying
+     * @param needed tells whether a unit is still needed (false too once the request stopped); a job whose unit is
+     *     not stops instead of dialing, retrying or failing
+     * @param stall hears every error and admission, to warn of a request that only ever hears "no"
      */
     JobRunner(String requestId, Tier2Client tier2, DialGate gate, EngineConfig config, RequestCounters counters,
-            RequestListener listener, Predicate<JobKey> needed) {
+            RequestListener listener, Predicate<JobKey> needed, StallWatch stall) {
+        this.stall = stall;
         this.requestId = requestId;
         this.tier2 = tier2;
         this.gate = gate;
@@ -207,6 +211,7 @@ final class JobRunner {
         try {
             gate.leave(key);
             counters.admission();
+            stall.admitted();
             listener.onAdmitted(job);
             attached = handle.attach(call);
             if (!attached) {
@@ -294,6 +299,7 @@ final class JobRunner {
 
     /** Counts one error in the job's and the request's figures and tells the listener. */
     private void count(Job job, Tier2Exception e, UnitCounts.Tally attempts) {
+        stall.heard(e, counters.dials());
         switch (e.kind()) {
             case REFUSED, UNREACHABLE -> {
                 counters.refusal();

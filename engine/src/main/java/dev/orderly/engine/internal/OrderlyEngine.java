@@ -69,9 +69,11 @@ public final class OrderlyEngine implements Engine {
                 ? new QueueGate(new LaunchQueue(plan.workers(), config, listener::onQueued))
                 : new DelayGate(config);
         RunningJobs running = new RunningJobs();
-        JobRunner runner = new JobRunner(id, request.tier2(), gate, config, counters, listener, scheduler::isNeeded);
+        StallWatch stall = new StallWatch(id, config.stallWarning());
+        JobRunner runner = new JobRunner(id, request.tier2(), gate, config, counters, listener, scheduler::isNeeded,
+                stall);
         OutputWalker walker = new OutputWalker(id, plan, request.outputs(), request.client(), scheduler, counters,
-                listener, deadline, request.resume(), running::withdrawHighestWaiting);
+                listener, deadline, request.resume(), running::withdrawHighestWaiting, stall::last);
         RequestScope scope = scopes.open(id, scheduler, threadObserver);
         LOG.debug("request {} starts: segments [{}, {}), {} stage(s), {} worker(s), look-ahead {}, {}", id,
                 plan.startSegment(), plan.endSegment(), plan.stages(), plan.workers(), lookahead, gate);

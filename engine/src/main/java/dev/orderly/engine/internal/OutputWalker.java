@@ -42,15 +42,21 @@ final class OutputWalker {
     private final Deadline deadline;
     private final boolean resume;
     private final Supplier<JobKey> freeAWorker;
+    private final Supplier<? extends Throwable> lastTier2Error;
+    // written and read by the walker's thread only, set by run
+    private StoreReadAlarm alarm;
 
     /**
      * @param freeAWorker has the highest job that is not on a tier2 give its worker up, and names it (null if none
      *     could): called when the client's segment is re-run with every worker taken
+     * @param lastTier2Error the last {@code Tier2Exception} a job of the request heard, or null: the cause of a
+     *     deadline failure
      */
     OutputWalker(String requestId, RequestPlan plan, OutputStore outputs, SegmentConsumer client, Scheduler scheduler,
             RequestCounters counters, RequestListener listener, Deadline deadline, boolean resume,
-            Supplier<JobKey> freeAWorker) {
+            Supplier<JobKey> freeAWorker, Supplier<? extends Throwable> lastTier2Error) {
         this.freeAWorker = freeAWorker;
+        this.lastTier2Error = lastTier2Error;
         this.deadline = deadline;
         this.resume = resume;
         this.requestId = requestId;
@@ -70,7 +76,9 @@ final class OutputWalker {
      */
     void run() throws RequestFailedException, InterruptedException {
         MDC.put("request", requestId);
-        try {
+        StoreReadAlarm readAlarm = new StoreReadAlarm(deadline, RequestScope.name(requestId) + "-deadline");
+        alarm = readAlarm;
+        try (readAlarm) {
             for (long segment = plan.startSegment(); segment < plan.endSegment(); segment++) {
                 MDC.put("segment", Long.toString(segment));
                 if (!deliver(segment)) {
@@ -93,7 +101,7 @@ final class OutputWalker {
                 case STOPPED -> {
                     return false;
                 }
-                case DEADLINE_PASSED -> throw deadlinePassed(segment);
+                case DEADLINE_PASSED -> throw deadlinePassed(segment, "");
                 case READY -> {
                     // read it below
                 }
@@ -146,33 +154,56 @@ final class OutputWalker {
         }
     }
 
-    private RequestFailedException deadlinePassed(long segment) {
+    private RequestFailedException deadlinePassed(long segment, String during) {
         long delivered = segment - plan.startSegment();
         return new RequestFailedException("request " + requestId + " passed its deadline of " + deadline + ": "
                 + delivered + " of " + plan.segmentCount() + " segments delivered, " + scheduler.waitingFor() + ", "
-                + counters.result().refusals() + " refusals", null);
+                + counters.result().refusals() + " refusals" + during, lastTier2Error.get());
+    }
+
+    /** A call of the store, bounded by the deadline through the alarm. */
+    @FunctionalInterface
+    private interface StoreCall<T> {
+        T call(long segment) throws IOException;
+    }
+
+    /**
+     * Calls the store for {@code unit}'s segment. Past the deadline (before the call, or while it runs: the alarm
+     * interrupts it), the request fails at its deadline; a throwable from the store, an {@code Error} included (an
+     * assertion in a test double, a linkage problem), fails it naming the unit.
+     */
+    private <T> T callStore(JobKey unit, StoreCall<T> store, String what) throws RequestFailedException {
+        long segment = unit.segment();
+        if (!alarm.enterRead()) {
+            throw deadlinePassed(segment, " before the OutputStore was asked for segment " + segment);
+        }
+        T answer = null;
+        Throwable failure = null;
+        try {
+            answer = store.call(segment);
+        } catch (VirtualMachineError e) {
+            alarm.exitRead();
+            throw e;
+        } catch (IOException | RuntimeException | Error e) {
+            failure = e;
+        }
+        if (alarm.exitRead()) {
+            throw deadlinePassed(segment, "; the OutputStore's " + what + " of segment " + segment
+                    + " was interrupted at the deadline");
+        }
+        if (failure != null) {
+            throw new RequestFailedException(unit, unit + " output could not be " + what + ", giving up: " + failure,
+                    failure);
+        }
+        return answer;
     }
 
     private boolean contains(JobKey unit) throws RequestFailedException {
-        try {
-            return outputs.contains(unit.segment());
-        } catch (VirtualMachineError e) {
-            throw e;
-        } catch (IOException | RuntimeException | Error e) {
-            throw new RequestFailedException(unit, unit + " could not be looked up in the store, giving up: " + e, e);
-        }
+        return callStore(unit, outputs::contains, "looked up");
     }
 
     private Optional<byte[]> read(JobKey unit) throws RequestFailedException {
-        Optional<byte[]> output;
-        try {
-            output = outputs.read(unit.segment());
-        } catch (VirtualMachineError e) {
-            throw e;
-        } catch (IOException | RuntimeException | Error e) {
-            // An Error from the store (an assertion in a test double, a linkage problem) is still this unit's failure.
-            throw new RequestFailedException(unit, unit + " output could not be read, giving up: " + e, e);
-        }
+        Optional<byte[]> output = callStore(unit, outputs::read, "read");
         if (output == null) {
             throw new RequestFailedException(unit, unit + " output could not be read: the OutputStore broke its"
                     + " contract, read(" + unit.segment() + ") returned null instead of an Optional", null);

@@ -39,6 +39,11 @@ final class RequestCounters {
         dials.increment();
     }
 
+    /** Dials so far. */
+    long dials() {
+        return dials.sum();
+    }
+
     void admission() {
         admissions.increment();
     }
