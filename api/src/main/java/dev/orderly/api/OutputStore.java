@@ -12,6 +12,14 @@ import java.util.Optional;
  * An in-process store therefore sees what the job wrote before its call ended, provided the call's {@code await()}
  * itself synchronised with the writer; a store backed by files or an object store must still be consistent on its own
  * terms (a file written and moved into place before the job reported success is there to read).
+ *
+ * <p>Interrupts: when the request has a deadline and it passes while the engine is inside {@link #read} or
+ * {@link #contains}, the engine interrupts the calling thread and fails the request at its deadline. A store that
+ * answers the interrupt (an {@link java.io.InterruptedIOException}, a {@code ClosedByInterruptException}) lets the
+ * request end then; a store whose read ignores interrupts can hold {@code Engine.run} until the read returns.
+ *
+ * <p>Whatever a store throws, an {@code Error} included, fails the request naming the segment's last stage, the
+ * throwable as the cause; only a {@link VirtualMachineError} propagates as itself.
  */
 @FunctionalInterface
 public interface OutputStore {

@@ -17,9 +17,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * {@code onRefused}, when a tier2 that took the job then says nothing ran). One live job per unit, so a unit has at
  * most one open admission; {@code onAbandoned} names only the unit, and closes its open admission if it has one (a
  * job abandoned before it was admitted is fine). It also keeps the figures the request-end event was given.
- * Thread-safe.
+ * Thread-safe. A test may subclass it to hear other events too.
  */
-final class JobEndLedger implements RequestListener {
+class JobEndLedger implements RequestListener {
 
     private final Map<JobKey, Job> open = new ConcurrentHashMap<>();
     private final List<String> violations = new CopyOnWriteArrayList<>();

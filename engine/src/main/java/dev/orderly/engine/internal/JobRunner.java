@@ -165,18 +165,23 @@ final class JobRunner {
             return handle.cancelled() ? Step.ABANDON : Step.WITHDRAW;
         }
         Job job = new Job(requestId, key, ++attempts.dials);
-        Tier2Call call;
+        Tier2Call call = null;
+        Tier2Exception error = null;
         try {
             counters.dial();
             listener.onDial(job);
             LOG.debug("dial {} attempt {}", key, job.attempt());
             call = tier2.dial(job);
         } catch (Tier2Exception e) {
-            return retryOrFail(job, e, attempts, handle);
+            error = e;
         } catch (RuntimeException e) {
-            return retryOrFail(job, asFatal(e), attempts, handle);
+            error = asFatal(e);
         } finally {
+            // Before the answer is handled: from here a withdrawal interrupts the job wherever it waits next.
             handle.dialing(false);
+        }
+        if (error != null) {
+            return retryOrFail(job, error, attempts, handle);
         }
         if (call == null) {
             return retryOrFail(job, Tier2Exception.fatal("tier2 client returned no call from dial", null), attempts,

@@ -70,8 +70,10 @@ public final class OrderlyEngine implements Engine {
                 : new DelayGate(config);
         RunningJobs running = new RunningJobs();
         StallWatch stall = new StallWatch(id, config.stallWarning());
-        JobRunner runner = new JobRunner(id, request.tier2(), gate, config, counters, listener, scheduler::isNeeded,
-                stall);
+        // A job asks before every dial: past the deadline the request is as good as stopped, even while the walker
+        // still waits for a busy client to return and notice.
+        JobRunner runner = new JobRunner(id, request.tier2(), gate, config, counters, listener,
+                key -> deadline.remainingNanos() > 0 && scheduler.isNeeded(key), stall);
         OutputWalker walker = new OutputWalker(id, plan, request.outputs(), request.client(), scheduler, counters,
                 listener, deadline, request.resume(), running::withdrawHighestWaiting, stall::last);
         RequestScope scope = scopes.open(id, scheduler, threadObserver);

@@ -42,7 +42,7 @@ final class StallWatch {
         this.noSinceNanos = new AtomicLong(nanoTime.getAsLong());
     }
 
-    /** A dial got in: the run of "no" is over. */
+    /** A dial got in: the run of "no" is over (a later one is warned of only if none was before). */
     void admitted() {
         noSinceNanos.set(nanoTime.getAsLong());
     }
@@ -54,6 +54,8 @@ final class StallWatch {
     void heard(Tier2Exception e, long dials) {
         last.set(e);
         if (!e.neverRan()) {
+            // The job got in (and then failed): not a "no".
+            admitted();
             return;
         }
         long silentNanos = nanoTime.getAsLong() - noSinceNanos.get();
