@@ -143,4 +143,45 @@ class AStoppedRequestDialsNothingTest {
         assertTrue(e.getMessage().contains("passed its deadline"), e.getMessage());
         assertEquals(1, client.dials.size(), "dials after the deadline passed: " + client.dials);
     }
+
+    /**
+     * The leftover of the same defect: a job running on a tier2 when another job fails the request, whose call answers
+     * the interrupt with a retryable error (the flag cleared), dialed once more after its failure delay.
+     */
+    @ParameterizedTest(name = "ordered={0}")
+    @ValueSource(booleans = {true, false})
+    void aRunningJobDoesNotRedialAfterAnotherFailedTheRequest(boolean ordered) throws Throwable {
+        RequestPlan plan = new RequestPlan(0, 2, 1, 2);
+        JobKey running = new JobKey(1, 0);
+        CountDownLatch runningAwaits = new CountDownLatch(1);
+        CountDownLatch never = new CountDownLatch(1);
+        List<Job> dials = new CopyOnWriteArrayList<>();
+        Tier2Client client = job -> {
+            dials.add(job);
+            if (!job.key().equals(running)) {
+                assertTrue(runningAwaits.await(10, TimeUnit.SECONDS), "segment 1 never ran");
+                throw Tier2Exception.fatal("module panicked", null);
+            }
+            if (job.attempt() > 1) {
+                throw Tier2Exception.refused("at capacity");
+            }
+            return () -> {
+                runningAwaits.countDown();
+                try {
+                    never.await();
+                } catch (InterruptedException e) {
+                    // the bend: the interrupt is answered with a retryable error, and the flag stays cleared
+                    throw Tier2Exception.retryable("stream reset", e);
+                }
+            };
+        };
+        InMemoryOutputStore store = new InMemoryOutputStore();
+        Background run = new Background(Orderly.engine(config(ordered)),
+                Request.of(plan, client, store, new RecordingClient()));
+
+        RequestFailedException e = assertInstanceOf(RequestFailedException.class, run.failure(10));
+
+        assertEquals(new JobKey(0, 0), e.key().orElseThrow(), e.getMessage());
+        assertEquals(1, dials.stream().filter(j -> j.key().equals(running)).count(), "dials: " + dials);
+    }
 }

@@ -37,7 +37,18 @@ import org.slf4j.MDC;
  * <p>A unit that stops being needed (a higher stage of its segment is done) has its job cancelled through its
  * {@link RunningJobs.Handle}: the call is closed and the thread interrupted, wherever it waits (its turn, a delay,
  * {@code dial} or {@code await}). The job then ends quietly ({@link Outcome#ABANDONED}), counting nothing: an
- * interrupt meant for its unit alone is cleared, while one that cancels the whole request propagates.
+ * interrupt meant for its unit alone is cleared, while one that cancels the whole request propagates. A call whose
+ * {@code await()} returns normally after that {@code close()} ends the job the same way, not as done.
+ *
+ * <p><b>Stop by state.</b> The interrupt is the fast path, never the only one: after every wait, before every dial
+ * and when a dial returns, the job asks whether its unit is still needed, which is false once the request stopped
+ * (failed, cancelled, past its deadline, every segment delivered). So a client that answers the interrupt with a
+ * {@code Tier2Exception}, or by returning, is stopped all the same. A job withdrawn to give its worker up to the
+ * client's re-run ({@link Outcome#WITHDRAWN}) stops at the same points.
+ *
+ * <p><b>Every admitted job hears its end</b>: after {@code onAdmitted} exactly one of {@code onJobDone},
+ * {@code onFailed} and {@code onAbandoned} follows (or {@code onRefused}, when {@code await} says nothing ran), an
+ * interrupt or an {@code Error} included.
  *
  * <p>On every path out, including interruption, the job leaves the gate and its {@link Tier2Call} is closed, once.
  * Thread-safe: the per-job counts live on the calling thread's stack; one instance serves all jobs of a request.
