@@ -60,7 +60,9 @@ public interface RequestListener {
      *
      * <p>Every {@link #onAdmitted} is followed by exactly one of {@link #onJobDone}, {@link #onFailed} and this
      * event for the same job (or {@link #onRefused}, when a tier2 that took the job then says nothing ran), so a
-     * listener that counts running jobs never leaks one.
+     * listener that counts running jobs never leaks one. A job whose failure was reported ({@link #onFailed}, the end
+     * of that admission) and that then stops instead of retrying, because its unit is no longer needed, reports this
+     * event too: it ends the job, which no longer waits to dial again.
      */
     default void onAbandoned(JobKey key) {
     }

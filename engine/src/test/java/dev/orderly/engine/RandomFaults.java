@@ -51,15 +51,4 @@ final class RandomFaults implements StubTier2.Script {
         }
         return StubTier2.OK;
     }
-
-    /** Whether {@code step} fails the request the moment it happens (a fatal error, or a client bug). */
-    static boolean failsTheRequest(StubTier2.Step step) {
-        return switch (step) {
-            case StubTier2.DialThrows(Exception e) -> !(e instanceof dev.orderly.api.Tier2Exception t)
-                    || t.kind() == dev.orderly.api.Tier2Exception.Kind.FATAL;
-            case StubTier2.AwaitThrows(Exception e) -> e instanceof dev.orderly.api.Tier2Exception t
-                    && t.kind() == dev.orderly.api.Tier2Exception.Kind.FATAL;
-            default -> false;
-        };
-    }
 }

@@ -24,9 +24,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Over many fixed seeds (reproducible: the faults depend only on the seed, the unit and the attempt), every run
  * either delivers every segment once and in order, or fails with a {@link RequestFailedException} naming a unit —
  * never a hang, never a gap or a duplicate, never a call left open or a dependency broken. And in every run: each
- * {@code onAdmitted} is followed by exactly one end of that job ({@link JobEndLedger}); no dial starts after the
- * request stopped, but for the dials already past their check (at most one per worker); the listener's figures are
- * the caller's.
+ * {@code onAdmitted} is followed by exactly one end of that job ({@link JobEndLedger}); in a run that delivers
+ * everything, no dial starts after the client has the last segment but for the dials already past their check (at
+ * most one per worker); the listener's figures are the caller's.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class RandomizedFaultsTest {
@@ -52,18 +52,12 @@ class RandomizedFaultsTest {
                     .ordered(ordered)
                     .build();
             InMemoryOutputStore store = new InMemoryOutputStore();
-            // The request stops when the stub hands out a step that fails it, or when the client has the last segment.
+            // A request that delivers everything has stopped once its client has the last segment: every unit is
+            // DONE before that output is read. (A failure's moment is not visible from outside: the failing job's
+            // thread marks the request failed a little after the stub handed it the error, and other jobs may dial
+            // in between, rightly. So only the runs that deliver everything are checked.)
             AtomicInteger dialsAtStop = new AtomicInteger(-1);
-            StubTier2[] stub = new StubTier2[1];
-            RandomFaults faults = new RandomFaults(seed, 1.0);
-            stub[0] = new StubTier2(plan, store, job -> {
-                StubTier2.Step step = faults.step(job);
-                if (RandomFaults.failsTheRequest(step)) {
-                    dialsAtStop.compareAndSet(-1, stub[0].dials().size());
-                }
-                return step;
-            });
-            StubTier2 tier2 = stub[0];
+            StubTier2 tier2 = new StubTier2(plan, store, new RandomFaults(seed, 1.0));
             RecordingClient recorder = new RecordingClient();
             SegmentConsumer client = (segment, output) -> {
                 recorder.accept(segment, output);
@@ -95,7 +89,7 @@ class RandomizedFaultsTest {
                 failed++;
             }
             assertEquals(List.of(), ledger.violations(), where + ": admitted jobs and their ends");
-            if (dialsAtStop.get() >= 0) {
+            if (dialsAtStop.get() >= 0 && recorder.segments().size() == plan.segmentCount()) {
                 int late = tier2.dials().size() - dialsAtStop.get();
                 // A job past its check when the request stopped may still dial once; no job dials twice, none anew.
                 assertTrue(late <= plan.workers(), where + ": " + late + " dial(s) after the request stopped");
@@ -114,6 +108,6 @@ class RandomizedFaultsTest {
         assertTrue(delivered > SEEDS / 4, "delivered " + delivered);
         assertTrue(failed > 5, "failed " + failed);
         System.out.println("randomized faults (ordered=" + ordered + "): " + delivered + " delivered, " + failed
-                + " failed, " + lateDials + " dial(s) in all started after their request stopped");
+                + " failed, " + lateDials + " dial(s) in all started after the client had the last segment");
     }
 }
