@@ -226,9 +226,9 @@ final class SweepCommand implements Callable<Integer> {
      * of ordered launch to the baseline (under 1: ordered launch wins) and to the oracle (1 is the limit).
      */
     static String table(List<SweepPoint> points) {
-        String row = "%-9s %-14s %9s %9s %9s   %13s %13s %9s   %13s %13s %9s%n";
+        String row = "%-9s %-15s %9s %9s %9s   %13s %13s %9s   %13s %13s %9s%n";
         StringBuilder t = new StringBuilder();
-        t.append(String.format(Locale.ROOT, "%-9s %-14s %-31s   %-39s   %s%n", "fleet", "job duration",
+        t.append(String.format(Locale.ROOT, "%-9s %-15s %-29s   %-37s   %s%n", "fleet", "job duration",
                 "mean delivery (simulated s)", "ordered / unordered (under 1: a win)", "ordered / oracle (1: the limit)"));
         t.append(String.format(Locale.ROOT, row, "fullness", "/ refused delay", "ordered", "unordered", "oracle",
                 "mean delivery", "first segment", "total", "mean delivery", "first segment", "total"));

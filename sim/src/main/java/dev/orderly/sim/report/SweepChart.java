@@ -26,7 +26,7 @@ public final class SweepChart {
     private static final int PANEL_W = LEFT + PLOT_W + RIGHT;
     private static final int PANEL_H = TOP + PLOT_H + BOTTOM;
     private static final int HEADER = 44;
-    private static final int LEGEND = 64;
+    private static final int LEGEND = 84;
 
     private final String heading;
     private final List<SweepPoint> points;
@@ -147,8 +147,9 @@ public final class SweepChart {
         svg.append(String.format(Locale.ROOT, "<line x1=\"12\" y1=\"%d\" x2=\"36\" y2=\"%d\" stroke=\"#555\""
                 + " stroke-width=\"2\"/><text x=\"42\" y=\"%d\">solid: ordered launch / the unordered baseline"
                 + " (under 1: ordered launch wins)</text>%n", ly, ly, ly + 4));
-        svg.append(String.format(Locale.ROOT, "<line x1=\"472\" y1=\"%d\" x2=\"496\" y2=\"%d\" stroke=\"#555\""
-                + " stroke-width=\"2\" stroke-dasharray=\"6 4\"/><text x=\"502\" y=\"%d\">dashed: ordered launch /"
+        ly += 20; // a line of its own: two explanations side by side ran into each other
+        svg.append(String.format(Locale.ROOT, "<line x1=\"12\" y1=\"%d\" x2=\"36\" y2=\"%d\" stroke=\"#555\""
+                + " stroke-width=\"2\" stroke-dasharray=\"6 4\"/><text x=\"42\" y=\"%d\">dashed: ordered launch /"
                 + " the oracle, a perfect central dispatcher (1: at the limit)</text>%n", ly, ly, ly + 4));
     }
 

@@ -38,7 +38,7 @@ class SweepCommandTest {
                 "--workers=4", "--time-scale=50", "-o", chart.toString());
         assertEquals(0, o.code(), o.out() + o.err());
         assertEquals(4, o.out().lines().filter(l -> l.startsWith("  fleet ")).count(), o.out());
-        for (String point : new String[] {"1x        5x ", "1x        20x ", "2x        5x ", "2x        20x "}) {
+        for (String point : new String[] {"1x        5x  ", "1x        20x ", "2x        5x  ", "2x        20x "}) {
             assertTrue(o.out().lines().anyMatch(l -> l.startsWith(point)), point + " in\n" + o.out());
         }
         assertTrue(o.out().contains("chart: " + chart.toAbsolutePath().normalize()), o.out());
