@@ -8,6 +8,7 @@ import java.util.Optional;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.TypeConversionException;
 import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
@@ -32,6 +33,11 @@ final class ParameterMessages {
             Optional<String> kind = kindOf(option.type());
             if (kind.isPresent()) {
                 return option.longestName() + " must be " + kind.get() + ", was '" + ex.getValue() + "'";
+            }
+            if (ex.getCause() instanceof TypeConversionException conversion && conversion.getMessage() != null) {
+                // The option's own converter said what is wrong; drop picocli's "Invalid value for option" before it.
+                String why = firstLine(conversion.getMessage());
+                return option.longestName() + (why.startsWith("must ") ? " " : ": ") + why;
             }
         }
         return firstLine(ex.getMessage());

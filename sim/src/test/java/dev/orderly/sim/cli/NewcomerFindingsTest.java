@@ -100,6 +100,15 @@ class NewcomerFindingsTest {
     }
 
     @Test
+    void aMistypedValueGetsTheClosestOneWithoutPicocliWordsBeforeIt() {
+        Outcome o = run("--strategy=odered");
+        assertOneLineExit2(o);
+        assertTrue(o.line().startsWith("orderly: --strategy: 'odered' is not a strategy; did you mean ordered?"),
+                o.line());
+        assertFalse(o.line().contains("Invalid value"), o.line());
+    }
+
+    @Test
     void bugAMistypedCommandGotNoSuggestion() {
         Outcome o = run("swep");
         assertOneLineExit2(o);
