@@ -3,7 +3,7 @@ package dev.orderly.api;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.Locale;
+import java.util.Optional;
 
 /**
  * The environment variables Orderly reads, and what to say about one that looks meant for it but is not one of them
@@ -34,41 +34,14 @@ final class EnvironmentNames {
             if (KNOWN.contains(name) || !(name.startsWith(OWN_PREFIX) || name.startsWith(SHARED_PREFIX))) {
                 continue;
             }
-            String closest = null;
-            int fewest = Integer.MAX_VALUE;
-            for (String known : KNOWN) {
-                int edits = edits(name.toUpperCase(Locale.ROOT), known);
-                if (edits < fewest) {
-                    closest = known;
-                    fewest = edits;
-                }
-            }
-            if (fewest <= MAX_TYPO_EDITS) {
-                warnings.add(name + " is not a variable Orderly reads; did you mean " + closest + "?");
+            Optional<String> typoOf = ClosestName.among(name, KNOWN, MAX_TYPO_EDITS);
+            if (typoOf.isPresent()) {
+                warnings.add(name + " is not a variable Orderly reads; did you mean " + typoOf.get() + "?");
             } else if (name.startsWith(OWN_PREFIX)) {
-                warnings.add(name + " is not a variable Orderly reads; the closest one it reads is " + closest);
+                warnings.add(name + " is not a variable Orderly reads; the closest one it reads is "
+                        + ClosestName.among(name, KNOWN, Integer.MAX_VALUE).orElseThrow());
             }
         }
         return warnings;
-    }
-
-    /** Levenshtein distance: insertions, deletions and substitutions that turn {@code a} into {@code b}. */
-    private static int edits(String a, String b) {
-        int[] previous = new int[b.length() + 1];
-        int[] current = new int[b.length() + 1];
-        for (int j = 0; j <= b.length(); j++) {
-            previous[j] = j;
-        }
-        for (int i = 1; i <= a.length(); i++) {
-            current[0] = i;
-            for (int j = 1; j <= b.length(); j++) {
-                int substitute = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
-                current[j] = Math.min(substitute, Math.min(previous[j], current[j - 1]) + 1);
-            }
-            int[] t = previous;
-            previous = current;
-            current = t;
-        }
-        return previous[b.length()];
     }
 }

@@ -43,7 +43,7 @@ class EnvironmentTypoWarningTest {
     void bugAMistypedEnvironmentVariableWasSilentlyIgnored(@TempDir Path dir) throws Exception {
         String java = ProcessHandle.current().info().command().orElseThrow();
         String classPath = Stream.of(Child.class, Orderly.class, Engine.class, LoggerFactory.class)
-                .map(EnvironmentTypoWarningTest::where)
+                .map(EmbeddingExampleTest::where)
                 .distinct()
                 .collect(Collectors.joining(File.pathSeparator));
         Path output = dir.resolve("child.out");
@@ -63,14 +63,6 @@ class EnvironmentTypoWarningTest {
         } finally {
             child.destroyForcibly();
             child.waitFor(10, TimeUnit.SECONDS);
-        }
-    }
-
-    private static String where(Class<?> type) {
-        try {
-            return Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
-        } catch (java.net.URISyntaxException e) {
-            throw new IllegalStateException(e);
         }
     }
 }

@@ -1,9 +1,9 @@
 package dev.orderly.sim.cli;
 
+import dev.orderly.api.ClosestName;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
@@ -61,36 +61,7 @@ final class ParameterMessages {
 
     /** The known name fewest edits away from {@code name}, if it is close enough to be a typo of it. */
     static Optional<String> closest(String name, Collection<String> known) {
-        String best = null;
-        int bestEdits = Integer.MAX_VALUE;
-        for (String k : known) {
-            int edits = edits(name.toLowerCase(Locale.ROOT), k.toLowerCase(Locale.ROOT));
-            if (edits < bestEdits) {
-                best = k;
-                bestEdits = edits;
-            }
-        }
-        return bestEdits <= MAX_TYPO_EDITS ? Optional.of(best) : Optional.empty();
-    }
-
-    /** Levenshtein distance: insertions, deletions and substitutions that turn {@code a} into {@code b}. */
-    private static int edits(String a, String b) {
-        int[] previous = new int[b.length() + 1];
-        int[] current = new int[b.length() + 1];
-        for (int j = 0; j <= b.length(); j++) {
-            previous[j] = j;
-        }
-        for (int i = 1; i <= a.length(); i++) {
-            current[0] = i;
-            for (int j = 1; j <= b.length(); j++) {
-                int substitute = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
-                current[j] = Math.min(substitute, Math.min(previous[j], current[j - 1]) + 1);
-            }
-            int[] t = previous;
-            previous = current;
-            current = t;
-        }
-        return previous[b.length()];
+        return ClosestName.among(name, known, MAX_TYPO_EDITS);
     }
 
     private static Optional<String> kindOf(Class<?> type) {
