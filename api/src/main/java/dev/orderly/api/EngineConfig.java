@@ -1,6 +1,7 @@
 package dev.orderly.api;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
@@ -144,6 +145,20 @@ public record EngineConfig(
      */
     public static EngineConfig fromEnvironment(Map<String, String> env) {
         return EngineEnvironment.read(env);
+    }
+
+    /**
+     * One sentence for each variable of {@code env} that looks meant for Orderly but is not one it reads, naming the
+     * closest one it does read: every {@code ORDERLY_*} variable it does not know, and a {@code SUBSTREAMS_*} one
+     * within a few edits of a known name (other programs use that prefix too). Such a variable is not an error,
+     * since {@link #fromEnvironment} never reads it; the caller shows these where a person will see them (the engine
+     * logs them at WARN, the simulator prints them).
+     *
+     * @return e.g. {@code SUBSTREAMS_WORKER_MAXRETRIES is not a variable Orderly reads; did you mean
+     *     SUBSTREAMS_WORKER_MAX_RETRIES?}, in the order of the names; empty when there is nothing to say
+     */
+    public static List<String> environmentWarnings(Map<String, String> env) {
+        return EnvironmentNames.warnings(env.keySet());
     }
 
     // The range checks name the field or variable and show the value: as given for a field, as written (quoted) for
