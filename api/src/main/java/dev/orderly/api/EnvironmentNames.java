@@ -12,7 +12,10 @@ import java.util.Optional;
  */
 final class EnvironmentNames {
 
-    /** Every variable {@link EngineEnvironment} reads. A new one must be added here too. */
+    /**
+     * Every variable {@link EngineEnvironment} reads. A new one must be added here too; a test compares this list with
+     * every {@code ENV_} constant of {@link EngineConfig}.
+     */
     static final List<String> KNOWN = List.of(EngineConfig.ENV_LAUNCH_WINDOW_PERCENT,
             EngineConfig.ENV_LAUNCH_WINDOW_MAX, EngineConfig.ENV_REFUSED_DELAY, EngineConfig.ENV_FAILURE_DELAY,
             EngineConfig.ENV_MAX_FAILURES, EngineConfig.ENV_MAX_EXECUTION_TIMEOUTS, EngineConfig.ENV_LOOKAHEAD_FACTOR,

@@ -44,4 +44,18 @@ class EnvironmentWarningsTest {
         assertEquals(List.of("ORDERLY_STALL_WARNIGN is not a variable Orderly reads; did you mean"
                 + " ORDERLY_STALL_WARNING?"), EngineConfig.environmentWarnings(Map.of("ORDERLY_STALL_WARNIGN", "45s")));
     }
+
+    @Test
+    void everyVariableTheConfigurationDeclaresIsKnownSoNoneIsTakenForATypo() throws Exception {
+        java.util.Set<String> declared = new java.util.TreeSet<>();
+        for (java.lang.reflect.Field f : EngineConfig.class.getFields()) {
+            if (f.getName().startsWith("ENV_") && f.getType() == String.class) {
+                declared.add((String) f.get(null));
+            }
+        }
+        assertEquals(declared, new java.util.TreeSet<>(EnvironmentNames.KNOWN));
+        java.util.Map<String, String> env = new java.util.HashMap<>();
+        declared.forEach(name -> env.put(name, "1"));
+        assertEquals(List.of(), EngineConfig.environmentWarnings(env));
+    }
 }
