@@ -8,7 +8,7 @@ import java.util.Locale;
 /**
  * One scenario measured on several sides (Orderly, the hand-written executor, variants of either), interleaved: each
  * round runs every side once, in an order rotated from round to round, so that machine noise (other builds on the
- * same cores) lands on every side alike. One warm-up round is run first and not counted. It prints each side's
+ * same cores) lands on every side alike. Warm-up rounds are run first and not counted. It prints each side's
  * median (and range) per figure and, for each ratio asked for, the median of the per-round ratios (and their range):
  * a ratio taken within one round compares runs seconds apart.
  *
@@ -59,13 +59,15 @@ final class Comparison {
         return this;
     }
 
-    /** Runs one warm-up round and {@code rounds} measured ones; prints and returns the figures. */
-    Result run(int rounds) throws Exception {
+    /** Runs {@code warmups} warm-up rounds and {@code rounds} measured ones; prints and returns the figures. */
+    Result run(int warmups, int rounds) throws Exception {
         String loadBefore = LoadAverage.now();
         System.out.printf(Locale.ROOT, "%n== %s (load average %s)%n", name, loadBefore);
         int n = sides.size();
-        for (int i = 0; i < n; i++) {
-            sides.get(i).run();
+        for (int w = 0; w < warmups; w++) {
+            for (int i = 0; i < n; i++) {
+                sides.get(i).run();
+            }
         }
         double[][][] values = new double[n][figures.size()][rounds];
         for (int round = 0; round < rounds; round++) {

@@ -31,7 +31,8 @@ import java.util.Map;
  * <p>The request scope is chosen once per JVM (system property {@code orderly.scope}). This JVM measures the scope
  * it was started with; unless {@code --other-scope=false}, it then starts a second JVM with {@code
  * -Dorderly.scope=threads} (and without {@code --enable-preview}) for {@code one-stage}, {@code two-stages}, {@code
- * virtual-caller} and {@code small-requests}. Exit code 0 when every run delivered every segment in order, 1
+ * virtual-caller} and {@code small-requests}. {@code --engine-only=true} runs the engine's side of the two-sided
+ * scenarios only (for a profile of the engine alone); {@code --warmup} rounds are run before the measured ones. Exit code 0 when every run delivered every segment in order, 1
  * otherwise, 2 for a bad argument.
  */
 public final class EngineCost {
@@ -39,10 +40,15 @@ public final class EngineCost {
     private static final Map<String, String> DEFAULTS = new LinkedHashMap<>();
     private static final List<String> SCENARIOS = List.of("one-stage", "two-stages", "virtual-caller", "refusals",
             "small-requests", "jfr", "ten-million");
+    private static final Figure RATE = new Figure("rate", "segments/s", 0);
+    private static final Figure DIALS = new Figure("dials/segment", "", 2);
+    private static final Figure CPU = new Figure("CPU", "us/segment", 2);
+    private static final Figure ALLOCATED = new Figure("allocated", "B/segment", 0);
     private static final String OTHER_SCOPE_SCENARIOS = "one-stage,two-stages,virtual-caller,small-requests";
 
     static {
         DEFAULTS.put("rounds", "5");
+        DEFAULTS.put("warmup", "2");
         DEFAULTS.put("segments", "200000");
         DEFAULTS.put("workers", "100");
         DEFAULTS.put("small-requests", "1000");
@@ -52,6 +58,7 @@ public final class EngineCost {
         DEFAULTS.put("checkpoint", "2000000");
         DEFAULTS.put("only", String.join(",", SCENARIOS));
         DEFAULTS.put("other-scope", "true");
+        DEFAULTS.put("engine-only", "false");
     }
 
     private final Map<String, String> options;
@@ -104,9 +111,9 @@ public final class EngineCost {
                     }
                 }
             }
-            case "other-scope" -> {
+            case "other-scope", "engine-only" -> {
                 if (!value.equals("true") && !value.equals("false")) {
-                    throw new IllegalArgumentException("--other-scope must be true or false, was '" + value + "'");
+                    throw new IllegalArgumentException("--" + name + " must be true or false, was '" + value + "'");
                 }
             }
             default -> {
@@ -116,10 +123,11 @@ public final class EngineCost {
                 } catch (NumberFormatException e) {
                     throw new IllegalArgumentException("--" + name + " must be a whole number, was '" + value + "'");
                 }
-                if (parsed < 1 || (!name.endsWith("segments") && !name.equals("checkpoint")
+                long min = name.equals("warmup") ? 0 : 1;
+                if (parsed < min || (!name.endsWith("segments") && !name.equals("checkpoint")
                         && parsed > Integer.MAX_VALUE)) {
-                    throw new IllegalArgumentException("--" + name + " must be between 1 and " + Integer.MAX_VALUE
-                            + ", was " + parsed);
+                    throw new IllegalArgumentException("--" + name + " must be between " + min + " and "
+                            + Integer.MAX_VALUE + ", was " + parsed);
                 }
             }
         }
@@ -146,27 +154,28 @@ public final class EngineCost {
         int workers = intOption("workers");
         RequestPlan oneStage = new RequestPlan(0, longOption("segments"), 1, workers);
         RequestPlan twoStages = new RequestPlan(0, longOption("segments"), 2, workers);
-        Figure rate = new Figure("rate", "segments/s", 0);
-        Figure dials = new Figure("dials/segment", "", 2);
+        Figure rate = RATE;
+        Figure dials = DIALS;
+        Figure cpu = CPU;
 
         if (picked("one-stage")) {
-            pair("1 stage, caller on a platform thread", rounds, new Figure[] {rate, dials},
+            pair("1 stage, caller on a platform thread", rounds, new Figure[] {rate, dials, cpu, ALLOCATED},
                     () -> Runs.oneRequest(orderly, oneStage, 0, false),
                     () -> Runs.oneRequest(hand, oneStage, 0, false));
         }
         if (picked("two-stages")) {
-            pair("2 stages, caller on a platform thread", rounds, new Figure[] {rate, dials},
+            pair("2 stages, caller on a platform thread", rounds, new Figure[] {rate, dials, cpu, ALLOCATED},
                     () -> Runs.oneRequest(orderly, twoStages, 0, false),
                     () -> Runs.oneRequest(hand, twoStages, 0, false));
         }
         if (picked("virtual-caller")) {
-            pair("1 stage, caller on a virtual thread", rounds, new Figure[] {rate, dials},
+            pair("1 stage, caller on a virtual thread", rounds, new Figure[] {rate, dials, cpu, ALLOCATED},
                     () -> Runs.oneRequest(orderly, oneStage, 0, true),
                     () -> Runs.oneRequest(hand, oneStage, 0, true));
         }
         if (picked("refusals")) {
             Runs.Runner eager = Runs.engine(Orderly.engine(EngineConfig.builder().refusedDelay(Duration.ZERO).build()));
-            pair("1 stage, 50 % of dials refused at random (refusedDelay 0)", rounds, new Figure[] {rate, dials},
+            pair("1 stage, 50 % of dials refused at random (refusedDelay 0)", rounds, new Figure[] {rate, dials, cpu, ALLOCATED},
                     () -> Runs.oneRequest(eager, oneStage, 0.5, false),
                     () -> Runs.oneRequest(hand, oneStage, 0.5, false));
         }
@@ -182,13 +191,13 @@ public final class EngineCost {
             c.ratio("wall Orderly/hand-written", o, h, 0);
             c.ratio("peak used heap Orderly/hand-written", o, h, 1);
             c.ratio("allocated Orderly/hand-written", o, h, 2);
-            results.add(c.run(rounds));
+            results.add(c.run(intOption("warmup"), rounds));
         }
         if (picked("jfr")) {
             Comparison.Side plain = () -> Runs.oneRequest(orderly, oneStage, 0, false);
             Comparison.Side plainHand = () -> Runs.oneRequest(hand, oneStage, 0, false);
             Comparison c = new Comparison("1 stage, with and without a JFR recording (stock 'default' profile)", rate,
-                    dials);
+                    dials, cpu, ALLOCATED);
             int none = c.side("Orderly, no recording", plain);
             int on = c.side("Orderly, recording, Orderly events on", Jfr.recording(true, plain));
             int off = c.side("Orderly, recording, Orderly events off", Jfr.recording(false, plain));
@@ -199,7 +208,7 @@ public final class EngineCost {
             c.ratio("Orderly events on / events off", on, off, 0);
             c.ratio("hand-written recording / no recording", handOn, handNone, 0);
             c.ratio("Orderly/hand-written, no recording", none, handNone, 0);
-            results.add(c.run(rounds));
+            results.add(c.run(intOption("warmup"), rounds));
         }
         if (picked("ten-million")) {
             RequestPlan ten = new RequestPlan(0, longOption("long-segments"), 1, workers);
@@ -216,9 +225,15 @@ public final class EngineCost {
             throws Exception {
         Comparison c = new Comparison(name, figures);
         int o = c.side("Orderly", orderly);
-        int h = c.side("hand-written", hand);
-        c.ratio(figures[0].name() + " Orderly/hand-written", o, h, 0);
-        results.add(c.run(rounds));
+        if (!Boolean.parseBoolean(options.get("engine-only"))) {
+            int h = c.side("hand-written", hand);
+            c.ratio(figures[0].name() + " Orderly/hand-written", o, h, 0);
+            if (figures.length > 3 && figures[2] == CPU) {
+                c.ratio("CPU hand-written/Orderly", h, o, 2);
+                c.ratio("allocated Orderly/hand-written", o, h, 3);
+            }
+        }
+        results.add(c.run(intOption("warmup"), rounds));
     }
 
     private void printSummary() {

@@ -25,6 +25,8 @@ final class Runs {
 
     private static final com.sun.management.ThreadMXBean THREADS =
             (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+    private static final com.sun.management.OperatingSystemMXBean OS =
+            (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 
     /** Who runs the request: the engine, or the hand-written executor. */
     interface Runner {
@@ -57,18 +59,25 @@ final class Runs {
 
     /**
      * One request of {@code plan}; the caller is a platform thread (this one) or a new virtual thread. Figures:
-     * segments per second, dials per segment.
+     * segments per second, dials per segment, CPU time of the whole process per segment (µs; every thread, the JIT's
+     * and the collector's included): unlike the rate, it does not count time spent waiting for a core that another
+     * process holds, so it is the steadier figure on a loaded machine; bytes allocated per segment (by every thread:
+     * the steadiest figure of all).
      */
     static double[] oneRequest(Runner runner, RequestPlan plan, double refusalRate, boolean virtualCaller)
             throws Exception {
         InMemoryOutputStore outputs = new InMemoryOutputStore();
         InstantTier2 tier2 = new InstantTier2(plan.lastStage(), outputs, refusalRate);
         CheckingConsumer client = new CheckingConsumer(plan.startSegment(), outputs);
-        long[] elapsed = new long[1];
+        long[] elapsed = new long[3];
         Callable<Void> body = () -> {
+            long cpu = OS.getProcessCpuTime();
+            long allocated = THREADS.getTotalThreadAllocatedBytes();
             long start = System.nanoTime();
             runner.run("cost", plan, tier2, outputs, client);
             elapsed[0] = System.nanoTime() - start;
+            elapsed[1] = OS.getProcessCpuTime() - cpu;
+            elapsed[2] = THREADS.getTotalThreadAllocatedBytes() - allocated;
             return null;
         };
         if (virtualCaller) {
@@ -77,7 +86,8 @@ final class Runs {
             body.call();
         }
         checkComplete(client, plan, outputs);
-        return new double[] {plan.segmentCount() / (elapsed[0] / 1e9), tier2.dials() / (double) plan.segmentCount()};
+        return new double[] {plan.segmentCount() / (elapsed[0] / 1e9), tier2.dials() / (double) plan.segmentCount(),
+                elapsed[1] / 1e3 / plan.segmentCount(), elapsed[2] / (double) plan.segmentCount()};
     }
 
     /**

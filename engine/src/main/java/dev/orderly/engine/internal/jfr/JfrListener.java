@@ -23,7 +23,8 @@ import jdk.jfr.Event;
  * ends (its thread was interrupted in a dial or a run) is committed with the outcome {@code cancelled}.
  *
  * <p>Thread-safe. The open events live in concurrent maps keyed by unit; each unit has one live job, so a key is
- * written by one job thread at a time. {@code lastDelivery} is touched by the walker thread only, and by the thread
+ * written by one job thread at a time. With an event type disabled its map stays empty, and an empty map is not
+ * touched beyond {@code isEmpty()}: a request with no recording running does no map work at all. {@code lastDelivery} is touched by the walker thread only, and by the thread
  * that ends the request after the walker has ended.
  *
  * <p>The event classes repeat their identity fields (request, segment, stage, attempt) instead of inheriting them from
@@ -62,7 +63,7 @@ public final class JfrListener implements RequestListener {
 
     @Override
     public void onDial(Job job) {
-        LaunchWaitEvent wait = waits.remove(job.key());
+        LaunchWaitEvent wait = removed(waits, job.key());
         if (wait != null) {
             wait.end();
             if (wait.shouldCommit()) {
@@ -121,8 +122,8 @@ public final class JfrListener implements RequestListener {
 
     @Override
     public void onAbandoned(JobKey key) {
-        waits.remove(key);
-        dials.remove(key);
+        removed(waits, key);
+        removed(dials, key);
         endRun(key, "abandoned", "");
         next.onAbandoned(key);
     }
@@ -192,7 +193,7 @@ public final class JfrListener implements RequestListener {
     }
 
     private void endDial(JobKey key, String outcome, String message) {
-        DialEvent dial = dials.remove(key);
+        DialEvent dial = removed(dials, key);
         if (dial == null) {
             return;
         }
@@ -208,7 +209,7 @@ public final class JfrListener implements RequestListener {
     }
 
     private void endRun(JobKey key, String outcome, String message) {
-        JobRunEvent run = runs.remove(key);
+        JobRunEvent run = removed(runs, key);
         if (run == null) {
             return;
         }
@@ -231,6 +232,15 @@ public final class JfrListener implements RequestListener {
         dials.keySet().forEach(key -> endDial(key, "cancelled", ""));
         runs.keySet().forEach(key -> endRun(key, "cancelled", ""));
         lastDelivery = null;
+    }
+
+    /**
+     * The event open for {@code key}, taken out of {@code open}; null if none. An empty map is not asked: with its
+     * event type disabled nothing is ever put, and the job-thread hot path then pays for no hashing and no removal.
+     * Only the job's own thread puts and removes its key, so a put it made is seen here.
+     */
+    private static <E extends Event> E removed(Map<JobKey, E> open, JobKey key) {
+        return open.isEmpty() ? null : open.remove(key);
     }
 
     private static void commit(Event event) {
