@@ -208,6 +208,10 @@ public final class EngineCost {
             c.ratio("Orderly events on / events off", on, off, 0);
             c.ratio("hand-written recording / no recording", handOn, handNone, 0);
             c.ratio("Orderly/hand-written, no recording", none, handNone, 0);
+            // The same by CPU per segment, inverted so that it reads like the rate ratios (1 = no cost).
+            c.ratio("CPU: no recording / Orderly events on", none, on, 2);
+            c.ratio("CPU: no recording / Orderly events off", none, off, 2);
+            c.ratio("CPU: hand-written no recording / recording", handNone, handOn, 2);
             results.add(c.run(intOption("warmup"), rounds));
         }
         if (picked("ten-million")) {
