@@ -77,8 +77,9 @@ import java.util.function.LongSupplier;
  * a later {@link #awaitTurn}, in any thread, that the call enabled (the lock is released by the first and acquired by
  * the second). Actions before {@code awaitTurn} returns happen-before anything its caller does next, as usual.
  *
- * <p>Cost: {@code awaitTurn}'s no-queue path takes the lock once. Joining and leaving are {@code O(log n + window)}.
- * A waiting job outside the window costs no CPU.
+ * <p>Cost: {@code awaitTurn}'s no-queue path takes the lock once and looks only at the first queued key;
+ * {@code slotFreed} with nothing queued takes no lock. Joining and leaving are {@code O(log n + window)}. A waiting
+ * job outside the window costs no CPU.
  *
  * <p>This class is thread-safe. One live job per key: a key has at most one thread in {@code awaitTurn}, and calls it
  * again only after reporting back.
@@ -96,6 +97,8 @@ public final class LaunchQueue {
     private final TreeMap<JobKey, Entry> queued = new TreeMap<>();
     // guarded by lock: every job of the request that holds a dial slot, queued or not
     private final HashSet<JobKey> dialers = new HashSet<>();
+    // written under the lock after each change of queued, read without it by slotFreed: queued.size()
+    private volatile int queuedCount;
     // guarded by lock
     private long wakeUps;
     // guarded by lock
@@ -219,7 +222,8 @@ public final class LaunchQueue {
             }
             if (entry == null) {
                 // Nothing queued ahead of it (the key itself is not queued), and no queue or a free dial slot.
-                if (queued.headMap(key).isEmpty() && (queued.isEmpty() || dialers.size() < window)) {
+                // (A head map's isEmpty would make a view and count it, walking every queued key below this one.)
+                if (queued.isEmpty() || (queued.firstKey().compareTo(key) > 0 && dialers.size() < window)) {
                     dialers.add(key);
                     assert invariantsHold();
                     return;
@@ -366,6 +370,11 @@ public final class LaunchQueue {
      * A job sitting out a failure delay keeps it. Wakes at most that one job; a queue with no such job is unchanged.
      */
     public void slotFreed() {
+        if (queuedCount == 0) {
+            // Nothing queued, so no refused job waits: nothing to do, and no lock taken. A job refused at the same
+            // moment is as if refused just after: it sits out its delay, as it would had it taken the lock second.
+            return;
+        }
         lock.lock();
         try {
             long now = nanoTime.getAsLong();
@@ -457,6 +466,7 @@ public final class LaunchQueue {
         assert lock.isHeldByCurrentThread();
         Entry entry = new Entry(key, lock.newCondition(), notBeforeNanos);
         queued.put(key, entry);
+        queuedCount = queued.size();
         pushOutOfTheWindow();
         return entry;
     }
@@ -485,6 +495,7 @@ public final class LaunchQueue {
     private void remove(Entry entry) {
         assert lock.isHeldByCurrentThread();
         queued.remove(entry.key);
+        queuedCount = queued.size();
         dialers.remove(entry.key);
         signalEligible();
     }
@@ -579,6 +590,9 @@ public final class LaunchQueue {
      */
     private boolean invariantsHold() {
         assert lock.isHeldByCurrentThread();
+        if (queuedCount != queued.size()) {
+            throw new AssertionError("queuedCount " + queuedCount + " but " + queued.size() + " queued");
+        }
         long now = nanoTime.getAsLong();
         int position = 0;
         int signalled = 0;

@@ -20,8 +20,11 @@ import javax.management.openmbean.CompositeData;
  * thread of its own (garbage included: with a large {@code -Xmx} the collector lets it grow), and the highest heap
  * left after any garbage collection, from the collectors' notifications (what the run really keeps alive, plus
  * garbage the last collection did not reach). Start it with {@link #start}, read it with {@link #stop}.
+ *
+ * <p>The sampler is a platform daemon thread, so a run that keeps every carrier of the virtual threads busy (a
+ * thousand requests at once) does not starve it of its samples. Benchmarks only: the engine has no platform thread.
  */
-final class HeapWatch {
+public final class HeapWatch {
 
     private static final MemoryMXBean MEMORY = ManagementFactory.getMemoryMXBean();
 
@@ -34,10 +37,10 @@ final class HeapWatch {
 
     private HeapWatch(Duration period) {
         this.period = period;
-        this.sampler = Thread.ofVirtual().name("heap-watch").unstarted(this::sample);
+        this.sampler = Thread.ofPlatform().name("heap-watch").daemon().unstarted(this::sample);
     }
 
-    static HeapWatch start(Duration period) {
+    public static HeapWatch start(Duration period) {
         HeapWatch watch = new HeapWatch(period);
         for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
             ((NotificationEmitter) gc).addNotificationListener(watch.onGc, null, null);
@@ -86,7 +89,7 @@ final class HeapWatch {
     }
 
     /** Stops watching; returns {@code [peak used heap, peak heap after a collection]} in bytes. */
-    long[] stop() throws InterruptedException {
+    public long[] stop() throws InterruptedException {
         running = false;
         sampler.interrupt();
         sampler.join();
@@ -101,22 +104,22 @@ final class HeapWatch {
     }
 
     /** The heap in use right now, in bytes. */
-    static long usedBytes() {
+    public static long usedBytes() {
         return MEMORY.getHeapMemoryUsage().getUsed();
     }
 
     /** The heap in use after a full collection, in bytes: what is really kept alive. */
-    static long liveBytesAfterGc() {
+    public static long liveBytesAfterGc() {
         System.gc();
         return usedBytes();
     }
 
     /** The most the heap may grow to ({@code -Xmx}), in bytes. */
-    static long maxBytes() {
+    public static long maxBytes() {
         return MEMORY.getHeapMemoryUsage().getMax();
     }
 
-    static String mib(long bytes) {
+    public static String mib(long bytes) {
         return String.format("%.1f MiB", bytes / (1024.0 * 1024.0));
     }
 }

@@ -41,14 +41,20 @@ interface RequestScope {
      */
     Optional<Throwable> run(Callable<Void> walker, Function<Launch, Callable<Void>> jobs) throws InterruptedException;
 
-    /** The name of the scope of request {@code requestId}; its threads are named after it, numbered from 0. */
+    /** The name of the scope of request {@code requestId}, which every thread of the scope carries too. */
     static String name(String requestId) {
         return "orderly-" + requestId;
     }
 
-    /** Makes the virtual threads of scope {@code name}, telling {@code observer} of each before it starts. */
+    /**
+     * Makes the virtual threads of scope {@code name}, telling {@code observer} of each before it starts. Every thread
+     * of a request gets the same name, the scope's: a number per thread would be formatted once per job, on the
+     * owner's thread, which forks every job (a few per cent of an instant job's cost). In a thread dump the name says
+     * which request a thread belongs to, its stack ({@code JobRunner} or {@code OutputWalker}) what it does, and its
+     * thread id tells it from the others.
+     */
     static ThreadFactory threads(String name, Consumer<Thread> observer) {
-        ThreadFactory virtual = Thread.ofVirtual().name(name + "-", 0).factory();
+        ThreadFactory virtual = Thread.ofVirtual().name(name).factory();
         return task -> {
             Thread thread = virtual.newThread(task);
             observer.accept(thread);

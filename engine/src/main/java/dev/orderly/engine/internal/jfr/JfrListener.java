@@ -22,9 +22,13 @@ import jdk.jfr.Event;
  * closes it; with no recording running nothing is allocated, kept or committed. An event still open when the request
  * ends (its thread was interrupted in a dial or a run) is committed with the outcome {@code cancelled}.
  *
- * <p>Thread-safe. The open events live in concurrent maps keyed by unit; each unit has one live job, so a key is
- * written by one job thread at a time. {@code lastDelivery} is touched by the walker thread only, and by the thread
- * that ends the request after the walker has ended.
+ * <p>Thread-safe. The open events of a unit live in one {@link Open} holder in a concurrent map keyed by unit,
+ * there from the first event that opens until the last one closes: one map entry per job, however many events it
+ * goes through. Each unit has one live job, so a holder is read and written by one job thread at a time (the map
+ * orders the holder of a re-run after its predecessor's removal), and by the thread that ends the request after
+ * every job thread has ended. With every event type disabled nothing is put, and an empty map is not touched beyond
+ * {@code isEmpty()}: a request with no recording running does no map work at all. {@code lastDelivery} is touched by
+ * the walker thread only, and by the thread that ends the request after the walker has ended.
  *
  * <p>The event classes repeat their identity fields (request, segment, stage, attempt) instead of inheriting them from
  * a common superclass: {@code jfr print} lists a subclass's fields before its superclass's, which would put a job's
@@ -37,10 +41,19 @@ public final class JfrListener implements RequestListener {
 
     private final String requestId;
     private final RequestListener next;
-    private final Map<JobKey, LaunchWaitEvent> waits = new ConcurrentHashMap<>();
-    private final Map<JobKey, DialEvent> dials = new ConcurrentHashMap<>();
-    private final Map<JobKey, JobRunEvent> runs = new ConcurrentHashMap<>();
+    private final Map<JobKey, Open> open = new ConcurrentHashMap<>();
     private volatile SegmentDeliveredEvent lastDelivery;
+
+    /** The events open for one unit, at most one of each kind (its run begins as its dial ends, never both). */
+    private static final class Open {
+        LaunchWaitEvent wait;
+        DialEvent dial;
+        JobRunEvent run;
+
+        boolean isEmpty() {
+            return wait == null && dial == null && run == null;
+        }
+    }
 
     /** Records the events of request {@code requestId}, then passes each on to {@code next}. */
     public JfrListener(String requestId, RequestListener next) {
@@ -62,8 +75,10 @@ public final class JfrListener implements RequestListener {
 
     @Override
     public void onDial(Job job) {
-        LaunchWaitEvent wait = waits.remove(job.key());
+        Open events = opened(job.key());
+        LaunchWaitEvent wait = events == null ? null : events.wait;
         if (wait != null) {
+            events.wait = null;
             wait.end();
             if (wait.shouldCommit()) {
                 wait.requestId = requestId;
@@ -76,19 +91,24 @@ public final class JfrListener implements RequestListener {
         DialEvent dial = begun(new DialEvent());
         if (dial != null) {
             dial.attempt = job.attempt();
-            dials.put(job.key(), dial);
+            events = events != null ? events : holder(job.key());
+            events.dial = dial;
         }
+        closeIfEmpty(job.key(), events);
         next.onDial(job);
     }
 
     @Override
     public void onAdmitted(Job job) {
-        endDial(job.key(), "admitted", "");
+        Open events = opened(job.key());
+        endDial(job.key(), events, "admitted", "");
         JobRunEvent run = begun(new JobRunEvent());
         if (run != null) {
             run.attempt = job.attempt();
-            runs.put(job.key(), run);
+            events = events != null ? events : holder(job.key());
+            events.run = run;
         }
+        closeIfEmpty(job.key(), events);
         next.onAdmitted(job);
     }
 
@@ -110,7 +130,9 @@ public final class JfrListener implements RequestListener {
 
     @Override
     public void onJobDone(Job job) {
-        endRun(job.key(), "done", "");
+        Open events = opened(job.key());
+        endRun(job.key(), events, "done", "");
+        closeIfEmpty(job.key(), events);
         next.onJobDone(job);
     }
 
@@ -121,9 +143,14 @@ public final class JfrListener implements RequestListener {
 
     @Override
     public void onAbandoned(JobKey key) {
-        waits.remove(key);
-        dials.remove(key);
-        endRun(key, "abandoned", "");
+        Open events = opened(key);
+        if (events != null) {
+            // A wait or a dial the job gave up is not recorded: it ended in no dial, no answer.
+            events.wait = null;
+            events.dial = null;
+            endRun(key, events, "abandoned", "");
+            closeIfEmpty(key, events);
+        }
         next.onAbandoned(key);
     }
 
@@ -171,12 +198,32 @@ public final class JfrListener implements RequestListener {
         return event;
     }
 
+    /** The unit's holder, or null; an empty map is not asked (no hashing when nothing was ever opened). */
+    private Open opened(JobKey key) {
+        return open.isEmpty() ? null : open.get(key);
+    }
+
+    /** The unit's holder, made and put if it has none: called only when an event is about to open. */
+    private Open holder(JobKey key) {
+        return open.computeIfAbsent(key, k -> new Open());
+    }
+
+    /** Takes the unit's holder out of the map once nothing of it is open any more. */
+    private void closeIfEmpty(JobKey key, Open events) {
+        if (events != null && events.isEmpty()) {
+            open.remove(key, events);
+        }
+    }
+
     private void startWait(JobKey key, String cause) {
         LaunchWaitEvent wait = begun(new LaunchWaitEvent());
         if (wait != null) {
             wait.cause = cause;
+            Open events = holder(key);
             // A refusal of a job that was not queued also reports the join: the refusal opened the wait already.
-            waits.putIfAbsent(key, wait);
+            if (events.wait == null) {
+                events.wait = wait;
+            }
         }
     }
 
@@ -185,17 +232,23 @@ public final class JfrListener implements RequestListener {
      * run begins as its dial ends).
      */
     private void endAttempt(Job job, Tier2Exception cause) {
+        Open events = opened(job.key());
+        if (events == null) {
+            return;
+        }
         String outcome = cause.kind().name().toLowerCase(Locale.ROOT);
         String message = String.valueOf(cause.getMessage());
-        endDial(job.key(), outcome, message);
-        endRun(job.key(), outcome, message);
+        endDial(job.key(), events, outcome, message);
+        endRun(job.key(), events, outcome, message);
+        closeIfEmpty(job.key(), events);
     }
 
-    private void endDial(JobKey key, String outcome, String message) {
-        DialEvent dial = dials.remove(key);
+    private void endDial(JobKey key, Open events, String outcome, String message) {
+        DialEvent dial = events == null ? null : events.dial;
         if (dial == null) {
             return;
         }
+        events.dial = null;
         dial.end();
         if (dial.shouldCommit()) {
             dial.requestId = requestId;
@@ -207,11 +260,12 @@ public final class JfrListener implements RequestListener {
         }
     }
 
-    private void endRun(JobKey key, String outcome, String message) {
-        JobRunEvent run = runs.remove(key);
+    private void endRun(JobKey key, Open events, String outcome, String message) {
+        JobRunEvent run = events == null ? null : events.run;
         if (run == null) {
             return;
         }
+        events.run = null;
         run.end();
         if (run.shouldCommit()) {
             run.requestId = requestId;
@@ -224,12 +278,14 @@ public final class JfrListener implements RequestListener {
     }
 
     /**
-     * The request has ended and every thread of it with it: the dials and runs still open were cut short. A launch wait
-     * cut short is not recorded (it ended in no dial), nor is the delivery that never came.
+     * The request has ended and every thread of it with it: the dials and runs still open were cut short (all the
+     * dials first, then all the runs). A launch wait cut short is not recorded (it ended in no dial), nor is the
+     * delivery that never came.
      */
     private void closeAll() {
-        dials.keySet().forEach(key -> endDial(key, "cancelled", ""));
-        runs.keySet().forEach(key -> endRun(key, "cancelled", ""));
+        open.forEach((key, events) -> endDial(key, events, "cancelled", ""));
+        open.forEach((key, events) -> endRun(key, events, "cancelled", ""));
+        open.clear();
         lastDelivery = null;
     }
 

@@ -1,0 +1,140 @@
+package dev.orderly.bench.cost;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * One scenario measured on several sides (Orderly, the hand-written executor, variants of either), interleaved: each
+ * round runs every side once, in an order rotated from round to round, so that machine noise (other builds on the
+ * same cores) lands on every side alike. Warm-up rounds are run first and not counted. It prints each side's
+ * median (and range) per figure and, for each ratio asked for, the median of the per-round ratios (and their range):
+ * a ratio taken within one round compares runs seconds apart.
+ *
+ * <p>Not thread-safe; used by the benchmark's main thread.
+ */
+final class Comparison {
+
+    /** One run of one side; returns one value per figure of the scenario. */
+    @FunctionalInterface
+    interface Side {
+        double[] run() throws Exception;
+    }
+
+    /** A figure each run reports; {@code decimals} for printing. */
+    record Figure(String name, String unit, int decimals) {
+    }
+
+    /** The ratio {@code figure} of side {@code numerator} over side {@code denominator}, printed as {@code label}. */
+    record Ratio(String label, int numerator, int denominator, int figure) {
+    }
+
+    /** What {@link #run} found: each side's median per figure, and each ratio's median. */
+    record Result(String scenario, List<String> sides, List<Figure> figures, double[][] medians,
+            List<Ratio> ratios, double[] ratioMedians, double[] ratioMins, double[] ratioMaxes, String loadBefore,
+            String loadAfter) {
+    }
+
+    private final String name;
+    private final List<Figure> figures;
+    private final List<String> sideNames = new ArrayList<>();
+    private final List<Side> sides = new ArrayList<>();
+    private final List<Ratio> ratios = new ArrayList<>();
+
+    Comparison(String name, Figure... figures) {
+        this.name = name;
+        this.figures = List.of(figures);
+    }
+
+    /** Adds a side; returns its index. */
+    int side(String sideName, Side side) {
+        sideNames.add(sideName);
+        sides.add(side);
+        return sides.size() - 1;
+    }
+
+    Comparison ratio(String label, int numerator, int denominator, int figure) {
+        ratios.add(new Ratio(label, numerator, denominator, figure));
+        return this;
+    }
+
+    /** Runs {@code warmups} warm-up rounds and {@code rounds} measured ones; prints and returns the figures. */
+    Result run(int warmups, int rounds) throws Exception {
+        String loadBefore = LoadAverage.now();
+        System.out.printf(Locale.ROOT, "%n== %s (load average %s)%n", name, loadBefore);
+        int n = sides.size();
+        for (int w = 0; w < warmups; w++) {
+            for (int i = 0; i < n; i++) {
+                sides.get(i).run();
+            }
+        }
+        double[][][] values = new double[n][figures.size()][rounds];
+        for (int round = 0; round < rounds; round++) {
+            StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "  round %d:", round + 1));
+            for (int j = 0; j < n; j++) {
+                int i = (j + round) % n;
+                System.gc();
+                double[] figure = sides.get(i).run();
+                for (int f = 0; f < figures.size(); f++) {
+                    values[i][f][round] = figure[f];
+                }
+            }
+            for (int i = 0; i < n; i++) {
+                line.append(String.format(Locale.ROOT, "  %s %s", sideNames.get(i),
+                        format(values[i][0][round], figures.get(0).decimals())));
+            }
+            System.out.println(line);
+        }
+        double[][] medians = new double[n][figures.size()];
+        for (int i = 0; i < n; i++) {
+            System.out.printf(Locale.ROOT, "  %-40s", sideNames.get(i));
+            for (int f = 0; f < figures.size(); f++) {
+                Figure figure = figures.get(f);
+                medians[i][f] = median(values[i][f]);
+                System.out.printf(Locale.ROOT, "  %s %s %s (%s-%s)", figure.name(),
+                        format(medians[i][f], figure.decimals()), figure.unit(),
+                        format(min(values[i][f]), figure.decimals()), format(max(values[i][f]), figure.decimals()));
+            }
+            System.out.println();
+        }
+        double[] ratioMedians = new double[ratios.size()];
+        double[] ratioMins = new double[ratios.size()];
+        double[] ratioMaxes = new double[ratios.size()];
+        for (int r = 0; r < ratios.size(); r++) {
+            Ratio ratio = ratios.get(r);
+            double[] perRound = new double[rounds];
+            for (int round = 0; round < rounds; round++) {
+                perRound[round] = values[ratio.numerator()][ratio.figure()][round]
+                        / values[ratio.denominator()][ratio.figure()][round];
+            }
+            ratioMedians[r] = median(perRound);
+            ratioMins[r] = min(perRound);
+            ratioMaxes[r] = max(perRound);
+            System.out.printf(Locale.ROOT, "  ratio %-44s %.3f (%.3f-%.3f over %d rounds)%n", ratio.label(),
+                    ratioMedians[r], ratioMins[r], ratioMaxes[r], rounds);
+        }
+        String loadAfter = LoadAverage.now();
+        return new Result(name, List.copyOf(sideNames), figures, medians, List.copyOf(ratios), ratioMedians, ratioMins,
+                ratioMaxes, loadBefore, loadAfter);
+    }
+
+    static String format(double value, int decimals) {
+        return String.format(Locale.ROOT, "%,." + decimals + "f", value);
+    }
+
+    static double median(double[] values) {
+        double[] sorted = values.clone();
+        Arrays.sort(sorted);
+        int mid = sorted.length / 2;
+        return sorted.length % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+    }
+
+    private static double min(double[] values) {
+        return Arrays.stream(values).min().orElseThrow();
+    }
+
+    private static double max(double[] values) {
+        return Arrays.stream(values).max().orElseThrow();
+    }
+}
