@@ -34,7 +34,7 @@ import picocli.CommandLine.Model.CommandSpec;
  *   <li>One admitted no-op job, dial → {@code Admitted} → {@code Completed}, one at a time: p50 and p99.
  * </ol>
  */
-@Command(name = "bench", mixinStandardHelpOptions = true, version = "orderly fleet bench 0.1.0",
+@Command(name = "bench", mixinStandardHelpOptions = true, versionProvider = ProjectVersion.class,
         sortOptions = false,
         description = "Measures the gRPC transport on real tier2 processes: dials/s against a full fleet (all"
                 + " refused), and the latency of one admitted no-op job.")

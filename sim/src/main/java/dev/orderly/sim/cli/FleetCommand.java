@@ -52,7 +52,7 @@ import picocli.CommandLine.Spec;
  * outputs go to a bucket on an S3Proxy child process (a real S3 API server) instead of a directory. No child process
  * outlives the command: success, failure and Ctrl-C alike (a shutdown hook stops them).
  */
-@Command(name = "fleet", mixinStandardHelpOptions = true, version = "orderly fleet 0.1.0",
+@Command(name = "fleet", mixinStandardHelpOptions = true, versionProvider = ProjectVersion.class,
         sortOptions = false, usageHelpAutoWidth = true,
         description = {
             "Runs the scenario against real tier2 processes on 127.0.0.1 over gRPC: --instances processes with"
