@@ -8,6 +8,7 @@ import dev.orderly.grpc.proto.ProcessRangeResponse;
 import io.grpc.Status;
 import io.grpc.stub.ClientCallStreamObserver;
 import io.grpc.stub.ClientResponseObserver;
+import java.time.Duration;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -50,9 +51,14 @@ final class GrpcTier2Call implements Tier2Call, ClientResponseObserver<ProcessRa
     // guarded by lock
     private Tier2Exception outcome;
 
-    GrpcTier2Call(Job job) {
+    GrpcTier2Call(Job job, String target) {
         this.what = job.requestId() + " segment " + job.key().segment() + " stage " + job.key().stage()
-                + " attempt " + job.attempt();
+                + " attempt " + job.attempt() + " (" + target + ")";
+    }
+
+    /** The job and the target, for messages. */
+    String what() {
+        return what;
     }
 
     @Override
@@ -95,13 +101,14 @@ final class GrpcTier2Call implements Tier2Call, ClientResponseObserver<ProcessRa
     }
 
     /**
-     * Blocks until the tier2 has admitted the job (returns) or the call has ended first (throws why).
+     * Blocks until the tier2 has admitted the job (returns true), the call has ended first (throws why), or
+     * {@code timeout} has passed (returns false; the caller cancels the call).
      *
      * @throws InterruptedException if interrupted while waiting; the call is then cancelled
      */
-    void awaitAdmitted() throws Tier2Exception, InterruptedException {
+    boolean awaitAdmitted(Duration timeout) throws Tier2Exception, InterruptedException {
         try {
-            waitFor(true);
+            return waitFor(true, timeout.toNanos());
         } catch (InterruptedException e) {
             cancel("dial interrupted");
             throw e;
@@ -111,7 +118,7 @@ final class GrpcTier2Call implements Tier2Call, ClientResponseObserver<ProcessRa
     @Override
     public void await() throws Tier2Exception, InterruptedException {
         try {
-            waitFor(false);
+            waitFor(false, Long.MAX_VALUE);
         } catch (InterruptedException e) {
             cancel("job cancelled by the tier1");
             throw e;
@@ -119,17 +126,24 @@ final class GrpcTier2Call implements Tier2Call, ClientResponseObserver<ProcessRa
     }
 
     /**
-     * Waits until the call is admitted (if {@code admission}) or has ended, and throws why it ended if it did not end
-     * as wanted. The caller cancels on an interrupt, after this has let go of the lock.
+     * Waits until the call is admitted (if {@code admission}) or has ended, at most {@code nanos}, and throws why it
+     * ended if it did not end as wanted. Returns false only when the time ran out. The caller cancels on an
+     * interrupt, after this has let go of the lock.
      */
-    private void waitFor(boolean admission) throws Tier2Exception, InterruptedException {
+    private boolean waitFor(boolean admission, long nanos) throws Tier2Exception, InterruptedException {
         lock.lock();
         try {
             while (!ended && !(admission && admitted)) {
-                changed.await();
+                if (nanos == Long.MAX_VALUE) {
+                    changed.await();
+                } else if (nanos <= 0) {
+                    return false;
+                } else {
+                    nanos = changed.awaitNanos(nanos);
+                }
             }
             if (admission && admitted) {
-                return;
+                return true;
             }
             if (outcome != null) {
                 throw outcome;
@@ -137,6 +151,7 @@ final class GrpcTier2Call implements Tier2Call, ClientResponseObserver<ProcessRa
             if (admission) {
                 throw StatusMapping.endedWithoutCompleted(false, what); // Completed with no Admitted first
             }
+            return true;
         } finally {
             lock.unlock();
         }

@@ -8,48 +8,68 @@ import dev.orderly.api.Tier2Exception;
 import dev.orderly.grpc.proto.ProcessRangeRequest;
 import dev.orderly.grpc.proto.ProcessRangeResponse;
 import io.grpc.CallOptions;
+import io.grpc.Channel;
+import io.grpc.ChannelCredentials;
 import io.grpc.ClientCall;
-import io.grpc.Grpc;
-import io.grpc.InsecureChannelCredentials;
+import io.grpc.ClientInterceptors;
 import io.grpc.ManagedChannel;
-import io.grpc.ManagedChannelBuilder;
+import io.grpc.Status;
 import io.grpc.stub.ClientCalls;
-import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * A {@link Tier2Client} that hands each job to a tier2 over gRPC ({@code orderly.tier2.v1.Tier2/ProcessRange}).
  *
  * <p>{@link #dial} starts the call and blocks until the tier2 sends {@code Admitted} (then returns the call, and the
- * job leaves the launch queue) or the call ends first (then throws, mapped as {@link StatusMapping} says: a full tier2
- * is REFUSED, an unreachable or draining one UNREACHABLE). {@link Tier2Call#await()} blocks until {@code Completed};
- * {@link Tier2Call#close()} cancels the call, which stops the job on the tier2 and frees its slot.
+ * job leaves the launch queue), the call ends first (then throws, mapped as {@link StatusMapping} says), or the
+ * {@linkplain Builder#admissionTimeout admission timeout} passes (then the call is cancelled and the dial is
+ * UNREACHABLE: nothing ran). {@link Tier2Call#await()} blocks until {@code Completed}; {@link Tier2Call#close()}
+ * cancels the call, which stops the job on the tier2 and frees its slot.
  *
  * <p>The channel balances over every instance the target resolves to ({@code round_robin} by default) and watches
- * each instance with the standard {@code grpc.health.v1} health check, so an instance that says NOT_SERVING (full or
- * draining) gets no calls until it serves again.
+ * each instance's load status ({@code grpc.health.v1}, service {@code orderly.tier2.v1.Tier2}), so an instance that
+ * says NOT_SERVING (full or draining) gets no calls until it serves again. TLS ({@link Builder#credentials}) keeps
+ * both. Keepalive pings end a connection to an instance that stopped answering, its health watch with it.
  *
  * <p>This class is thread-safe; one client serves any number of requests at once. Close it to release the channel.
  */
 public final class GrpcTier2Client implements Tier2Client, AutoCloseable {
 
+    /*
+     * A dial not admitted within admissionTimeout almost always met an instance that accepts bytes and answers
+     * nothing (SIGSTOP, a dead link, a wedged process): its connection is still READY and its health watch still
+     * says SERVING, so round_robin keeps picking it until keepalive (>= 10 s in grpc-java) kills the connection.
+     * So the client also rebuilds its connections at once (ManagedChannel.enterIdle(): calls in flight go on), and
+     * an instance that cannot complete a new HTTP/2 handshake is left out of the pick until it answers again. At
+     * most one rebuild per admissionTimeout: a window of dials timing out together rebuilds once.
+     */
     private final ManagedChannel channel;
+    private final Channel calls;
     private final boolean ownsChannel;
+    private final String target;
     private final Duration callTimeout;
+    private final Duration admissionTimeout;
+    private final int maxMessageSize;
     private final Function<Job, byte[]> work;
+    private final AtomicLong lastReconnectNanos = new AtomicLong(System.nanoTime());
 
-    private GrpcTier2Client(ManagedChannel channel, boolean ownsChannel, Duration callTimeout,
-                            Function<Job, byte[]> work) {
+    private GrpcTier2Client(ManagedChannel channel, Channel calls, boolean ownsChannel, String target,
+                            Builder b) {
         this.channel = channel;
+        this.calls = calls;
         this.ownsChannel = ownsChannel;
-        this.callTimeout = callTimeout;
-        this.work = work;
+        this.target = target;
+        this.callTimeout = b.callTimeout;
+        this.admissionTimeout = b.admissionTimeout;
+        this.maxMessageSize = b.maxMessageSize;
+        this.work = b.work;
+        this.lastReconnectNanos.addAndGet(-admissionTimeout.toNanos());
     }
 
     /** A builder; {@link Builder#target} or {@link Builder#addresses} is required. */
@@ -63,10 +83,6 @@ public final class GrpcTier2Client implements Tier2Client, AutoCloseable {
         if (Thread.interrupted()) {
             throw new InterruptedException("dial of " + job.key() + " cancelled before it started");
         }
-        CallOptions options = CallOptions.DEFAULT;
-        if (callTimeout != null) {
-            options = options.withDeadlineAfter(callTimeout.toNanos(), TimeUnit.NANOSECONDS);
-        }
         byte[] bytes = work.apply(job);
         ProcessRangeRequest request = ProcessRangeRequest.newBuilder()
                 .setRequestId(job.requestId())
@@ -75,17 +91,51 @@ public final class GrpcTier2Client implements Tier2Client, AutoCloseable {
                 .setAttempt(job.attempt())
                 .setWork(bytes == null ? ByteString.EMPTY : ByteString.copyFrom(bytes))
                 .build();
-        GrpcTier2Call call = new GrpcTier2Call(job);
-        ClientCall<ProcessRangeRequest, ProcessRangeResponse> clientCall =
-                channel.newCall(Tier2Protocol.PROCESS_RANGE, options);
-        ClientCalls.asyncServerStreamingCall(clientCall, request, call);
+        int size = request.getSerializedSize();
+        if (size > maxMessageSize) {
+            throw Tier2Exception.fatal("work of segment " + job.key().segment() + " stage " + job.key().stage()
+                    + " is " + (bytes == null ? 0 : bytes.length) + " bytes (a request of " + size
+                    + "), over the limit of " + maxMessageSize + " (maxMessageSize)", null);
+        }
+        CallOptions options = CallOptions.DEFAULT.withMaxOutboundMessageSize(maxMessageSize);
+        if (callTimeout != null) {
+            options = options.withDeadlineAfter(callTimeout.toNanos(), TimeUnit.NANOSECONDS);
+        }
+        GrpcTier2Call call = new GrpcTier2Call(job, target);
         try {
-            call.awaitAdmitted();
+            ClientCall<ProcessRangeRequest, ProcessRangeResponse> clientCall =
+                    calls.newCall(Tier2Protocol.PROCESS_RANGE, options);
+            ClientCalls.asyncServerStreamingCall(clientCall, request, call);
+        } catch (RuntimeException e) {
+            throw StatusMapping.toException(Status.fromThrowable(e), false, call.what());
+        }
+        try {
+            if (!call.awaitAdmitted(admissionTimeout)) {
+                call.close();
+                boolean reconnecting = reconnect();
+                throw Tier2Exception.unreachable(call.what() + ": neither admitted nor refused within "
+                        + admissionTimeout.toMillis() + " ms (admissionTimeout): an instance that does not answer"
+                        + (reconnecting ? "; reconnecting" : ""));
+            }
         } catch (Tier2Exception | InterruptedException | RuntimeException e) {
             call.close();
             throw e;
         }
         return call;
+    }
+
+    /** Rebuilds the channel's connections, at most once per admission timeout; whether it did now. */
+    private boolean reconnect() {
+        if (!ownsChannel) {
+            return false;
+        }
+        long now = System.nanoTime();
+        long last = lastReconnectNanos.get();
+        if (now - last < admissionTimeout.toNanos() || !lastReconnectNanos.compareAndSet(last, now)) {
+            return false;
+        }
+        channel.enterIdle();
+        return true;
     }
 
     /** Shuts the channel down (if this client built it); calls still open are cancelled. */
@@ -106,22 +156,32 @@ public final class GrpcTier2Client implements Tier2Client, AutoCloseable {
         }
     }
 
-    /** Builds a {@link GrpcTier2Client}. Not thread-safe. */
+    /**
+     * Builds a {@link GrpcTier2Client}. Every setting is checked when it is given, and their combination at
+     * {@link #build()}. Not thread-safe.
+     */
     public static final class Builder {
-        private String target;
-        private List<InetSocketAddress> addresses;
-        private ManagedChannel channel;
-        private String loadBalancingPolicy = "round_robin";
-        private boolean healthChecking = true;
-        private Duration callTimeout;
-        private Function<Job, byte[]> work = job -> null;
+        String target;
+        List<String> addresses;
+        ManagedChannel channel;
+        String loadBalancingPolicy = "round_robin";
+        boolean healthChecking = true;
+        Duration callTimeout;
+        Function<Job, byte[]> work = job -> null;
+        Duration admissionTimeout = Duration.ofSeconds(10);
+        Duration keepAliveTime = Duration.ofSeconds(10);
+        Duration keepAliveTimeout = Duration.ofSeconds(5);
+        int maxMessageSize = 4 * 1024 * 1024;
+        ChannelCredentials credentials;
+        boolean plaintext;
+        Supplier<String> bearerToken;
 
         private Builder() {
         }
 
         /**
          * Any gRPC target, e.g. {@code dns:///tier2.internal:9000} (a Kubernetes headless Service) or
-         * {@code host:port}.
+         * {@code host:port}. Its port is checked at {@link #build()}.
          */
         public Builder target(String target) {
             Objects.requireNonNull(target, "target");
@@ -143,17 +203,17 @@ public final class GrpcTier2Client implements Tier2Client, AutoCloseable {
             if (addresses.isEmpty()) {
                 throw new IllegalArgumentException("addresses must not be empty");
             }
-            List<InetSocketAddress> parsed = new ArrayList<>(addresses.size());
             for (String a : addresses) {
-                parsed.add(StaticAddressResolver.parse(Objects.requireNonNull(a, "address")));
+                StaticAddressResolver.parse(Objects.requireNonNull(a, "address"));
             }
-            this.addresses = parsed;
+            this.addresses = List.copyOf(addresses);
             return this;
         }
 
         /**
-         * A channel built elsewhere (in-process in tests, or with TLS and interceptors); the client uses it as it is,
-         * without load-balancing or health settings, and does not shut it down.
+         * A channel built elsewhere (in-process in tests); the client uses it as it is, without load-balancing,
+         * health, keepalive, credentials or message-size settings, and does not shut it down. For TLS prefer
+         * {@link #credentials}, which keeps load balancing and health checking.
          */
         public Builder channel(ManagedChannel channel) {
             this.channel = Objects.requireNonNull(channel, "channel");
@@ -170,19 +230,74 @@ public final class GrpcTier2Client implements Tier2Client, AutoCloseable {
             return this;
         }
 
-        /** Whether to watch each instance's {@code grpc.health.v1} status (default true; needs {@code round_robin}). */
+        /** Whether to watch each instance's load status (default true; needs {@code round_robin}). */
         public Builder healthChecking(boolean enabled) {
             this.healthChecking = enabled;
             return this;
         }
 
-        /** The longest a call may run, admission included; its expiry is EXECUTION_TIMEOUT. Default: no limit. */
+        /**
+         * The longest a call may run, admission included. Its expiry after {@code Admitted} is EXECUTION_TIMEOUT;
+         * before it, UNREACHABLE (nothing ran). Default: no limit.
+         */
         public Builder callTimeout(Duration timeout) {
-            Objects.requireNonNull(timeout, "callTimeout");
-            if (!timeout.isPositive()) {
-                throw new IllegalArgumentException("callTimeout must be > 0, was " + timeout);
+            this.callTimeout = positive("callTimeout", timeout);
+            return this;
+        }
+
+        /**
+         * How long a dial waits to be admitted or refused; past it the call is cancelled and the dial is UNREACHABLE
+         * (nothing ran: free, not counted). Default 10 s.
+         */
+        public Builder admissionTimeout(Duration timeout) {
+            this.admissionTimeout = positive("admissionTimeout", timeout);
+            return this;
+        }
+
+        /**
+         * HTTP/2 keepalive: a ping after {@code time} without reads, the connection closed when no answer comes
+         * within {@code timeout}; pings also go on connections with no call. Default 10 s / 5 s. gRPC raises a
+         * {@code time} under 10 s to 10 s. The tier2 must permit it ({@code Tier2Server.Builder.permitKeepAlive}).
+         */
+        public Builder keepAlive(Duration time, Duration timeout) {
+            this.keepAliveTime = positive("keepAlive time", time);
+            this.keepAliveTimeout = positive("keepAlive timeout", timeout);
+            return this;
+        }
+
+        /**
+         * The largest message either way, in bytes (default 4 MiB, as gRPC's). A job whose request is larger is
+         * FATAL before it is dialed. The tier2's limit should be the same ({@code Tier2Server.Builder.maxMessageSize}).
+         */
+        public Builder maxMessageSize(int bytes) {
+            if (bytes < 1) {
+                throw new IllegalArgumentException("maxMessageSize must be >= 1, was " + bytes);
             }
-            this.callTimeout = timeout;
+            this.maxMessageSize = bytes;
+            return this;
+        }
+
+        /**
+         * TLS or mTLS: grpc-java's own credentials, e.g. {@code TlsChannelCredentials.newBuilder().trustManager(caPem)
+         * .keyManager(certPem, keyPem).build()}. Load balancing and health checking stay as they are.
+         */
+        public Builder credentials(ChannelCredentials credentials) {
+            this.credentials = Objects.requireNonNull(credentials, "credentials");
+            return this;
+        }
+
+        /** No TLS, even to a target that is not loopback: only on a network you trust. Loopback needs no call. */
+        public Builder plaintext() {
+            this.plaintext = true;
+            return this;
+        }
+
+        /**
+         * Sends {@code authorization: Bearer <token>} on every call, asking the supplier each time (so a rotated
+         * token is picked up). Refused at {@link #build()} over plaintext to a target that is not loopback.
+         */
+        public Builder bearerToken(Supplier<String> token) {
+            this.bearerToken = Objects.requireNonNull(token, "bearerToken");
             return this;
         }
 
@@ -193,35 +308,36 @@ public final class GrpcTier2Client implements Tier2Client, AutoCloseable {
         }
 
         /**
-         * @throws IllegalStateException unless exactly one of target, addresses and channel was given
+         * @throws IllegalStateException unless exactly one of target, addresses and channel was given; when the
+         *     target is not loopback and neither credentials nor {@link #plaintext()} were given; when both were; or
+         *     for a bearer token over plaintext off loopback
+         * @throws IllegalArgumentException naming the target when its port is not 1..65535
          */
         public GrpcTier2Client build() {
             int given = (target != null ? 1 : 0) + (addresses != null ? 1 : 0) + (channel != null ? 1 : 0);
             if (given != 1) {
                 throw new IllegalStateException("give exactly one of target, addresses or channel; was " + given);
             }
+            if (credentials != null && plaintext) {
+                throw new IllegalStateException("give credentials(...) or call plaintext(), not both");
+            }
             if (channel != null) {
-                return new GrpcTier2Client(channel, false, callTimeout, work);
+                Channel calls = bearerToken == null ? channel
+                        : ClientInterceptors.intercept(channel, new BearerToken(bearerToken));
+                return new GrpcTier2Client(channel, calls, false, channel.authority(), this);
             }
-            ManagedChannelBuilder<?> b;
-            if (addresses != null) {
-                b = staticFleet(addresses);
-            } else {
-                b = Grpc.newChannelBuilder(target, InsecureChannelCredentials.create());
-            }
-            Map<String, Object> serviceConfig = healthChecking
-                    ? Map.of("loadBalancingConfig", List.of(Map.of(loadBalancingPolicy, Map.of())),
-                            "healthCheckConfig", Map.of("serviceName", ""))
-                    : Map.of("loadBalancingConfig", List.of(Map.of(loadBalancingPolicy, Map.of())));
-            ManagedChannel built = b.defaultServiceConfig(serviceConfig).disableServiceConfigLookUp().build();
-            return new GrpcTier2Client(built, true, callTimeout, work);
+            ManagedChannel built = ClientChannels.open(this);
+            Channel calls = bearerToken == null ? built
+                    : ClientInterceptors.intercept(built, new BearerToken(bearerToken));
+            return new GrpcTier2Client(built, calls, true, ClientChannels.describe(this), this);
         }
 
-        @SuppressWarnings("deprecation") // nameResolverFactory is the only per-channel way to give a fixed list
-        private static ManagedChannelBuilder<?> staticFleet(List<InetSocketAddress> addresses) {
-            return Grpc.newChannelBuilder(StaticAddressResolver.SCHEME + ":///fleet",
-                            InsecureChannelCredentials.create())
-                    .nameResolverFactory(new StaticAddressResolver.Factory(addresses));
+        private static Duration positive(String name, Duration d) {
+            Objects.requireNonNull(d, name);
+            if (!d.isPositive()) {
+                throw new IllegalArgumentException(name + " must be > 0, was " + d);
+            }
+            return d;
         }
     }
 }

@@ -4,6 +4,7 @@ import com.google.protobuf.ByteString;
 import dev.orderly.api.Job;
 import dev.orderly.api.JobKey;
 import dev.orderly.api.Tier2Exception;
+import dev.orderly.grpc.proto.Admitted;
 import dev.orderly.grpc.proto.Completed;
 import dev.orderly.grpc.proto.Failed;
 import dev.orderly.grpc.proto.ProcessRangeResponse;
@@ -24,15 +25,18 @@ import org.slf4j.LoggerFactory;
  * One admitted job on a tier2: runs the {@link JobWorker} on its own virtual thread, ends the call as the worker's
  * ending says, and gives the slot back exactly once, when the job's thread is done with it.
  *
- * <p>Three things may stop the job early, each by interrupting its thread: the client cancels or goes away
- * ({@link #cancel(Why)} from gRPC's cancel handler), the per-job execution limit expires, or the server stops. The
- * first reason recorded decides how the call ends: a cancelled call gets nothing more, an expired one
- * {@code DEADLINE_EXCEEDED}, a stopped server {@code UNAVAILABLE} (the client retries elsewhere).
+ * <p>Three things may stop the job early: the client cancels or goes away ({@link #cancel(Why)} from gRPC's cancel
+ * handler), the per-job execution limit expires, or the server stops. Each interrupts the job's thread, and the
+ * first reason recorded decides how the call ends: a cancelled call gets nothing more; an expired one
+ * {@code DEADLINE_EXCEEDED} and a stopped server {@code UNAVAILABLE} (the client retries elsewhere), both sent
+ * <em>at once</em> by the stopper, not when the worker gets round to returning. A worker that ignores the interrupt
+ * keeps its slot until it returns ({@link Tier2Server#jobsHeld()} shows it), but its client is told at the limit.
  *
  * <h2>State (guarded by {@code lock})</h2>
  * {@code thread} is set once, before the job can be cancelled by anyone but gRPC; {@code stopped} is set once, by the
  * first stop. A stop that comes before the thread exists is seen by the thread when it starts, so none is lost.
- * {@code ended} turns true once, when the call's end is sent (or when the job ends on a cancelled call).
+ * {@code ended} turns true once, when the call's end is sent, by the stopper or by the job's thread, whichever comes
+ * first (or when the call was cancelled); nothing is sent after it.
  *
  * <p>After {@code Admitted}, every message goes out under {@code lock}: gRPC's stream observer is not thread-safe, and
  * the worker may send updates from threads of its own ({@link JobContext#sendUpdate}) while the job's thread sends the
@@ -75,10 +79,11 @@ final class ServerJob implements Runnable {
     }
 
     /**
-     * Arms the execution limit (if any) and starts the job's thread. Called on the gRPC handler's thread, before the
-     * handler returns, as the stream observer's handlers must be.
+     * Sends {@code Admitted}, arms the execution limit (if any) and starts the job's thread. Called on the gRPC
+     * handler's thread, before the handler returns, as the stream observer's handlers must be set.
      */
-    void start(ScheduledExecutorService timer, Duration executionLimit) {
+    void start(String instanceName, ScheduledExecutorService timer, Duration executionLimit) {
+        responses.setOnCancelHandler(() -> cancel(Why.CLIENT_CANCELLED));
         if (executionLimit != null) {
             ScheduledFuture<?> f = timer.schedule(() -> cancel(Why.EXECUTION_LIMIT), executionLimit.toNanos(),
                     TimeUnit.NANOSECONDS);
@@ -88,6 +93,8 @@ final class ServerJob implements Runnable {
                 + job.key().stage()).unstarted(this);
         lock.lock();
         try {
+            responses.onNext(ProcessRangeResponse.newBuilder()
+                    .setAdmitted(Admitted.newBuilder().setInstance(instanceName)).build());
             thread = t;
         } finally {
             lock.unlock();
@@ -95,12 +102,19 @@ final class ServerJob implements Runnable {
         t.start();
     }
 
-    /** Stops the job: its thread is interrupted; the first reason wins. */
+    /**
+     * Stops the job: its thread is interrupted and, the first time, its call ended now as {@code why} says (nothing
+     * is sent to a client that cancelled). The slot is given back only when the worker returns.
+     */
     void cancel(Why why) {
         lock.lock();
         try {
             if (stopped == null) {
                 stopped = why;
+                if (!ended) {
+                    sendEnd(null, why);
+                    ended = true;
+                }
             }
             if (thread != null) {
                 thread.interrupt();
@@ -129,11 +143,14 @@ final class ServerJob implements Runnable {
         }
     }
 
+    /** The worker is done: tell the client how, unless a stop already ended the call. */
     private void end(Throwable e) {
         lock.lock();
         try {
-            sendEnd(e, stopped);
-            ended = true;
+            if (!ended) {
+                sendEnd(e, stopped);
+                ended = true;
+            }
         } finally {
             lock.unlock();
         }

@@ -45,9 +45,15 @@ final class StaticAddressResolver extends NameResolver {
         return InetSocketAddress.createUnresolved(host, port);
     }
 
+    /**
+     * The first address's host and port: with TLS, the name each instance's certificate must carry (one channel has
+     * one authority, so a static fleet's certificates share a name, or each names every address).
+     */
     @Override
     public String getServiceAuthority() {
-        return "orderly-tier2";
+        InetSocketAddress first = addresses.get(0);
+        String host = first.getHostString();
+        return (host.contains(":") ? "[" + host + "]" : host) + ":" + first.getPort();
     }
 
     @Override

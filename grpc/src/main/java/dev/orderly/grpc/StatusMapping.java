@@ -7,18 +7,26 @@ import io.grpc.Status;
  * How the end of a {@code ProcessRange} call becomes a {@link Tier2Exception}. The rules are applied in order; the
  * first that matches decides:
  * <ol>
+ *   <li>{@code RESOURCE_EXHAUSTED} whose description says a message {@value #TOO_LARGE}: FATAL (the same work
+ *       would be too large on every instance, at every attempt);
  *   <li>{@code RESOURCE_EXHAUSTED}, or any status whose description says {@value Tier2Protocol#OVERLOADED}: REFUSED
  *       (the tier2 was full and ran nothing);
- *   <li>{@code UNAVAILABLE} before {@code Admitted}: UNREACHABLE (refused connect, no healthy instance, draining);
- *   <li>{@code DEADLINE_EXCEEDED}: EXECUTION_TIMEOUT;
+ *   <li>{@code UNAVAILABLE} or {@code DEADLINE_EXCEEDED} before {@code Admitted}: UNREACHABLE (refused connect, no
+ *       healthy instance, draining, or a deadline that passed before any instance took the job: nothing ran);
+ *   <li>{@code DEADLINE_EXCEEDED} after {@code Admitted}: EXECUTION_TIMEOUT (the client's {@code callTimeout}, or
+ *       the tier2's execution limit);
  *   <li>{@code INVALID_ARGUMENT}, {@code FAILED_PRECONDITION}, {@code PERMISSION_DENIED}, {@code UNAUTHENTICATED},
- *       {@code UNIMPLEMENTED}: FATAL (no retry can fix them);
+ *       {@code UNIMPLEMENTED}: FATAL (no retry can fix them: a misconfigured fleet fails loudly);
  *   <li>anything else, {@code UNAVAILABLE} after {@code Admitted} included (the instance died mid-job): RETRYABLE.
  * </ol>
- * Only REFUSED and UNREACHABLE mean nothing ran; that is why "before {@code Admitted}" matters for {@code UNAVAILABLE}
- * and is tracked by the call, since gRPC reports every failure the same way at close.
+ * A dial that is neither admitted nor refused within the client's admission timeout is UNREACHABLE too (the client
+ * cancels it). Only REFUSED and UNREACHABLE mean nothing ran; that is why "before {@code Admitted}" matters, and is
+ * tracked by the call, since gRPC reports every failure the same way at close.
  */
 final class StatusMapping {
+
+    /** What grpc-java says of a message over the receiver's limit ("gRPC message exceeds maximum size N: M"). */
+    static final String TOO_LARGE = "exceeds maximum size";
 
     private StatusMapping() {
     }
@@ -31,6 +39,10 @@ final class StatusMapping {
     static Tier2Exception toException(Status status, boolean admitted, String what) {
         String description = status.getDescription() == null ? "" : status.getDescription();
         String message = what + ": " + status.getCode() + (description.isEmpty() ? "" : " " + description);
+        if (status.getCode() == Status.Code.RESOURCE_EXHAUSTED && description.contains(TOO_LARGE)) {
+            return Tier2Exception.fatal(message + " (raise maxMessageSize on both the client and the tier2)",
+                    status.asException());
+        }
         if (status.getCode() == Status.Code.RESOURCE_EXHAUSTED || description.contains(Tier2Protocol.OVERLOADED)) {
             return Tier2Exception.refused(message);
         }
@@ -38,8 +50,12 @@ final class StatusMapping {
             case UNAVAILABLE -> admitted
                     ? Tier2Exception.retryable(message + " (after the tier2 admitted the job)", status.asException())
                     : Tier2Exception.unreachable(message);
-            case DEADLINE_EXCEEDED -> Tier2Exception.executionTimeout(message);
-            case INVALID_ARGUMENT, FAILED_PRECONDITION, PERMISSION_DENIED, UNAUTHENTICATED, UNIMPLEMENTED ->
+            case DEADLINE_EXCEEDED -> admitted
+                    ? Tier2Exception.executionTimeout(message)
+                    : Tier2Exception.unreachable(message + " (before any tier2 admitted the job)");
+            case UNAUTHENTICATED -> Tier2Exception.fatal(message + " (the tier2 turned the bearer token away: check"
+                    + " bearerToken on the client and the tier2's tokens)", status.asException());
+            case INVALID_ARGUMENT, FAILED_PRECONDITION, PERMISSION_DENIED, UNIMPLEMENTED ->
                     Tier2Exception.fatal(message, status.asException());
             default -> Tier2Exception.retryable(message, status.asException());
         };

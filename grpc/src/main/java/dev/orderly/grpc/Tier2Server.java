@@ -1,22 +1,17 @@
 package dev.orderly.grpc;
 
-import dev.orderly.api.Job;
-import dev.orderly.api.JobKey;
-import dev.orderly.grpc.proto.Admitted;
-import dev.orderly.grpc.proto.ProcessRangeRequest;
-import dev.orderly.grpc.proto.ProcessRangeResponse;
 import io.grpc.Server;
 import io.grpc.ServerBuilder;
+import io.grpc.ServerCredentials;
+import io.grpc.ServerInterceptors;
 import io.grpc.ServerServiceDefinition;
-import io.grpc.Status;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.protobuf.services.HealthStatusManager;
-import io.grpc.stub.ServerCallStreamObserver;
-import io.grpc.stub.ServerCalls;
-import io.grpc.stub.StreamObserver;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -35,8 +30,18 @@ import org.slf4j.LoggerFactory;
  * <p>At its limit of {@code maxConcurrentJobs} it refuses a call at once with {@code RESOURCE_EXHAUSTED}
  * "{@value Tier2Protocol#OVERLOADED}" and runs nothing; there is no queue on the server, the tier1's launch queue is
  * the queue. Otherwise it sends {@code Admitted} and runs the job ({@link ServerJob}); each admitted job gives its slot
- * back exactly once, whether it completed, failed, was cancelled by the client, or the client went away. While it is
- * full or draining it reports NOT_SERVING, so health-checking clients send their calls elsewhere.
+ * back exactly once, when its worker returns, whether it completed, failed, was cancelled by the client, the client
+ * went away, or it ran past the execution limit (its call ends at the limit; the slot stays held, visibly in
+ * {@link #jobsHeld()}, until a worker that ignores the interrupt returns).
+ *
+ * <p>Health: the load status (service {@code orderly.tier2.v1.Tier2}) is NOT_SERVING while the instance is full or
+ * draining, so health-checking clients send their calls elsewhere; the overall status (service {@code ""}, for
+ * liveness and readiness probes) is SERVING from start until the drain begins. The health service needs no token.
+ *
+ * <p>Security: TLS or mTLS with {@link Builder#credentials}; plaintext on a host that is not loopback only with
+ * {@link Builder#plaintext()}; bearer tokens with {@link Builder#bearerTokens}. Abuse limits: at most
+ * {@code 4 × maxConcurrentJobs + 16} concurrent calls per connection (by default), messages up to
+ * {@link Builder#maxMessageSize}, and a malformed request is {@code INVALID_ARGUMENT} with one WARN line.
  *
  * <p>{@link #close()} drains: it stops admitting (new calls get {@code UNAVAILABLE}), lets running jobs finish within
  * the grace period, then stops the rest (their clients see {@code UNAVAILABLE} after {@code Admitted}: RETRYABLE).
@@ -47,12 +52,8 @@ public final class Tier2Server implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(Tier2Server.class);
 
-    private final JobWorker worker;
-    private final JobOutputs outputs;
     private final int maxConcurrentJobs;
-    private final Duration executionTimeout;
     private final Duration drainGrace;
-    private final String instanceName;
     private final HealthStatusManager health = new HealthStatusManager();
     private final AdmissionLimit slots;
     private final Set<ServerJob> running = ConcurrentHashMap.newKeySet();
@@ -65,17 +66,29 @@ public final class Tier2Server implements AutoCloseable {
     private final Server healthServer; // null unless Builder.healthPort was given
 
     private Tier2Server(Builder b) {
-        this.worker = b.worker;
-        this.outputs = b.outputs;
         this.maxConcurrentJobs = b.maxConcurrentJobs;
-        this.executionTimeout = b.executionTimeout;
         this.drainGrace = b.drainGrace;
-        this.instanceName = b.instanceName;
-        this.slots = new AdmissionLimit(b.maxConcurrentJobs, health);
-        ServerBuilder<?> sb = b.serverBuilder != null ? b.serverBuilder
-                : NettyServerBuilder.forAddress(new InetSocketAddress(b.host, b.port));
+        this.slots = new AdmissionLimit(b.maxConcurrentJobs, health, b.loadStatusDelay, timer);
+        ServerServiceDefinition tier2 = new Tier2Service(b.worker, b.outputs, slots, running, timer,
+                b.executionTimeout, b.instanceName).definition();
+        if (b.bearerTokens != null) {
+            tier2 = ServerInterceptors.intercept(tier2, new TokenCheck(b.bearerTokens));
+        }
+        ServerBuilder<?> sb = b.serverBuilder;
+        if (sb == null) {
+            InetSocketAddress address = new InetSocketAddress(b.host, b.port);
+            sb = b.credentials != null ? NettyServerBuilder.forAddress(address, b.credentials)
+                    : NettyServerBuilder.forAddress(address);
+        }
+        if (sb instanceof NettyServerBuilder netty) {
+            netty.permitKeepAliveTime(b.permitKeepAlive.toNanos(), TimeUnit.NANOSECONDS)
+                    .permitKeepAliveWithoutCalls(true)
+                    .maxConcurrentCallsPerConnection(b.maxCallsPerConnection > 0 ? b.maxCallsPerConnection
+                            : 4 * b.maxConcurrentJobs + 16);
+        }
         this.server = sb.executor(executor)
-                .addService(service())
+                .maxInboundMessageSize(b.maxMessageSize)
+                .addService(tier2)
                 .addService(health.getHealthService())
                 .build();
         this.healthServer = b.healthPort == null ? null
@@ -212,46 +225,6 @@ public final class Tier2Server implements AutoCloseable {
         return terminated.getCount() == 0;
     }
 
-    private ServerServiceDefinition service() {
-        return ServerServiceDefinition.builder(Tier2Protocol.SERVICE_NAME)
-                .addMethod(Tier2Protocol.PROCESS_RANGE, ServerCalls.asyncServerStreamingCall(this::processRange))
-                .build();
-    }
-
-    private void processRange(ProcessRangeRequest request, StreamObserver<ProcessRangeResponse> observer) {
-        ServerCallStreamObserver<ProcessRangeResponse> responses =
-                (ServerCallStreamObserver<ProcessRangeResponse>) observer;
-        Job job;
-        try {
-            job = new Job(request.getRequestId(), new JobKey(request.getSegment(), request.getStage()),
-                    request.getAttempt());
-        } catch (IllegalArgumentException | NullPointerException e) {
-            responses.onError(Status.INVALID_ARGUMENT.withDescription(e.getMessage()).asRuntimeException());
-            return;
-        }
-        switch (slots.tryAcquire()) {
-            case FULL -> {
-                responses.onError(Status.RESOURCE_EXHAUSTED.withDescription(Tier2Protocol.OVERLOADED)
-                        .asRuntimeException());
-                return;
-            }
-            case DRAINING -> {
-                responses.onError(Status.UNAVAILABLE.withDescription("tier2 draining").asRuntimeException());
-                return;
-            }
-            case ADMITTED -> {
-                // fall through to run it
-            }
-        }
-        ServerJob serverJob = new ServerJob(job, request.getWork().toByteArray(), worker, outputs, responses, slots,
-                running::remove);
-        running.add(serverJob);
-        responses.setOnCancelHandler(() -> serverJob.cancel(ServerJob.Why.CLIENT_CANCELLED));
-        responses.onNext(ProcessRangeResponse.newBuilder()
-                .setAdmitted(Admitted.newBuilder().setInstance(instanceName)).build());
-        serverJob.start(timer, executionTimeout);
-    }
-
     /** Builds a {@link Tier2Server}. Not thread-safe. */
     public static final class Builder {
         private String host = "127.0.0.1";
@@ -264,6 +237,13 @@ public final class Tier2Server implements AutoCloseable {
         private String instanceName = "tier2";
         private ServerBuilder<?> serverBuilder;
         private Integer healthPort;
+        private int maxMessageSize = 4 * 1024 * 1024;
+        private Duration permitKeepAlive = Duration.ofSeconds(5);
+        private int maxCallsPerConnection;
+        private Duration loadStatusDelay = Duration.ofMillis(50);
+        private ServerCredentials credentials;
+        private boolean plaintext;
+        private List<String> bearerTokens;
 
         private Builder() {
         }
@@ -281,7 +261,10 @@ public final class Tier2Server implements AutoCloseable {
             return this;
         }
 
-        /** The address to listen on; default {@code 127.0.0.1} (use {@code 0.0.0.0} for every interface). */
+        /**
+         * The address to listen on; default {@code 127.0.0.1}. Any other (e.g. {@code 0.0.0.0}, every interface)
+         * needs {@link #credentials} or {@link #plaintext()}.
+         */
         public Builder host(String host) {
             this.host = Objects.requireNonNull(host, "host");
             return this;
@@ -320,7 +303,10 @@ public final class Tier2Server implements AutoCloseable {
             return this;
         }
 
-        /** The longest one job may run; past it the call ends with {@code DEADLINE_EXCEEDED}. Default: no limit. */
+        /**
+         * The longest one job may run; past it the call ends with {@code DEADLINE_EXCEEDED} at once, even if the
+         * worker ignores its interrupt (its slot stays held until it returns). Default: no limit.
+         */
         public Builder executionTimeout(Duration timeout) {
             Objects.requireNonNull(timeout, "executionTimeout");
             if (!timeout.isPositive()) {
@@ -340,6 +326,95 @@ public final class Tier2Server implements AutoCloseable {
             return this;
         }
 
+        /**
+         * The largest request the server takes, in bytes (default 4 MiB, as gRPC's); a larger one is closed with
+         * {@code RESOURCE_EXHAUSTED} "… exceeds maximum size …", which the client reports as FATAL. Keep it equal to
+         * the clients' {@code maxMessageSize}.
+         */
+        public Builder maxMessageSize(int bytes) {
+            if (bytes < 1) {
+                throw new IllegalArgumentException("maxMessageSize must be >= 1, was " + bytes);
+            }
+            this.maxMessageSize = bytes;
+            return this;
+        }
+
+        /**
+         * The shortest interval between a client's keepalive pings that the server tolerates (a client that pings
+         * more often is sent away with {@code GOAWAY}); pings on connections with no call are allowed. Default 5 s,
+         * under the clients' default of 10 s.
+         */
+        public Builder permitKeepAlive(Duration interval) {
+            Objects.requireNonNull(interval, "permitKeepAlive");
+            if (interval.isNegative()) {
+                throw new IllegalArgumentException("permitKeepAlive must be >= 0, was " + interval);
+            }
+            this.permitKeepAlive = interval;
+            return this;
+        }
+
+        /**
+         * The most calls one connection may have open at once (further streams are refused by HTTP/2); default
+         * {@code 4 × maxConcurrentJobs + 16}: room for a client's dials and health watches, not for a flood of
+         * streams that are never half-closed.
+         */
+        public Builder maxCallsPerConnection(int max) {
+            if (max < 1) {
+                throw new IllegalArgumentException("maxCallsPerConnection must be >= 1, was " + max);
+            }
+            this.maxCallsPerConnection = max;
+            return this;
+        }
+
+        /**
+         * How long the instance must stay full before its load status ({@code orderly.tier2.v1.Tier2}) says
+         * NOT_SERVING; it says SERVING again the moment a slot frees. Zero: at once. Default 50 ms: an instance whose
+         * load matches its slots is full for a moment after each admission, and clients that heard NOT_SERVING would
+         * fail their next dials themselves (see docs/results/transport.md).
+         */
+        public Builder loadStatusDelay(Duration delay) {
+            Objects.requireNonNull(delay, "loadStatusDelay");
+            if (delay.isNegative()) {
+                throw new IllegalArgumentException("loadStatusDelay must be >= 0, was " + delay);
+            }
+            this.loadStatusDelay = delay;
+            return this;
+        }
+
+        /**
+         * TLS or mTLS: grpc-java's own credentials, e.g. {@code TlsServerCredentials.newBuilder().keyManager(certPem,
+         * keyPem).trustManager(clientCaPem).clientAuth(TlsServerCredentials.ClientAuth.REQUIRE).build()} for mTLS.
+         */
+        public Builder credentials(ServerCredentials credentials) {
+            this.credentials = Objects.requireNonNull(credentials, "credentials");
+            return this;
+        }
+
+        /** No TLS on a host that is not loopback: only on a network you trust. Loopback needs no call. */
+        public Builder plaintext() {
+            this.plaintext = true;
+            return this;
+        }
+
+        /**
+         * Only calls with {@code authorization: Bearer <t>}, {@code t} one of these, may run jobs (several at once
+         * for rotation: add the new token, move the clients, drop the old one); others are {@code UNAUTHENTICATED}.
+         * The health service stays open.
+         */
+        public Builder bearerTokens(Collection<String> tokens) {
+            Objects.requireNonNull(tokens, "bearerTokens");
+            if (tokens.isEmpty()) {
+                throw new IllegalArgumentException("bearerTokens must not be empty");
+            }
+            for (String t : tokens) {
+                if (t == null || t.isBlank()) {
+                    throw new IllegalArgumentException("bearerTokens must not hold a blank token");
+                }
+            }
+            this.bearerTokens = tokens.stream().map(String::strip).toList();
+            return this;
+        }
+
         /** The name sent in {@code Admitted}, for the client's logs; default {@code tier2}. */
         public Builder instanceName(String name) {
             this.instanceName = Objects.requireNonNull(name, "instanceName");
@@ -355,10 +430,25 @@ public final class Tier2Server implements AutoCloseable {
             return this;
         }
 
-        /** @throws IllegalStateException if no worker was given */
+        /**
+         * @throws IllegalStateException if no worker was given; when the host is not loopback and neither
+         *     credentials nor {@link #plaintext()} were given, or both were; or for credentials with a
+         *     {@link #serverBuilder}
+         */
         public Tier2Server build() {
             if (worker == null) {
                 throw new IllegalStateException("a Tier2Server needs a worker");
+            }
+            if (credentials != null && plaintext) {
+                throw new IllegalStateException("give credentials(...) or call plaintext(), not both");
+            }
+            if (serverBuilder != null && credentials != null) {
+                throw new IllegalStateException("credentials(...) apply to the server's own Netty transport; give"
+                        + " them to the serverBuilder instead");
+            }
+            if (serverBuilder == null && credentials == null && !plaintext && !Targets.isLoopbackHost(host)) {
+                throw new IllegalStateException("host " + host
+                        + " is not loopback: give credentials(…) or call plaintext()");
             }
             return new Tier2Server(this);
         }

@@ -18,7 +18,8 @@ class HealthCheckedFleetTest {
     void fullInstanceIsSkippedByTheHealthCheckingClient() throws Exception {
         CountDownLatch finish = new CountDownLatch(1);
         JobWorker blocking = (job, work) -> finish.await();
-        try (Tier2Server full = Tier2Server.builder().maxConcurrentJobs(1).worker(blocking).build().start();
+        try (Tier2Server full = Tier2Server.builder().maxConcurrentJobs(1).worker(blocking)
+                     .loadStatusDelay(java.time.Duration.ZERO).build().start();
              Tier2Server roomy = Tier2Server.builder().maxConcurrentJobs(64).worker((job, work) -> { }).build()
                      .start();
              GrpcTier2Client direct = GrpcTier2Client.builder().addresses(List.of("127.0.0.1:" + full.port()))

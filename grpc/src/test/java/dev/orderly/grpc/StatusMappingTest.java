@@ -84,8 +84,13 @@ class StatusMappingTest {
                 Arguments.of(Status.UNKNOWN.withDescription("service currently overloaded"), false, Kind.REFUSED),
                 // UNAVAILABLE before Admitted: UNREACHABLE
                 Arguments.of(Status.UNAVAILABLE.withDescription("no healthy upstream"), false, Kind.UNREACHABLE),
-                // DEADLINE_EXCEEDED: EXECUTION_TIMEOUT, before or after Admitted
-                Arguments.of(Status.DEADLINE_EXCEEDED, false, Kind.EXECUTION_TIMEOUT),
+                // a message over the receiver's limit: FATAL, never REFUSED (it would be too large at every attempt)
+                Arguments.of(Status.RESOURCE_EXHAUSTED.withDescription(
+                        "gRPC message exceeds maximum size 4194304: 5242894"), false, Kind.FATAL),
+                Arguments.of(Status.RESOURCE_EXHAUSTED.withDescription(
+                        "gRPC message exceeds maximum size 4194304: 5242894"), true, Kind.FATAL),
+                // DEADLINE_EXCEEDED before Admitted: nothing ran, UNREACHABLE; after: EXECUTION_TIMEOUT
+                Arguments.of(Status.DEADLINE_EXCEEDED, false, Kind.UNREACHABLE),
                 Arguments.of(Status.DEADLINE_EXCEEDED, true, Kind.EXECUTION_TIMEOUT),
                 // no retry can fix these: FATAL
                 Arguments.of(Status.INVALID_ARGUMENT, false, Kind.FATAL),
@@ -169,7 +174,7 @@ class StatusMappingTest {
             }
         });
         org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> dialer.getState()
-                == Thread.State.WAITING);
+                == Thread.State.TIMED_WAITING); // inside dial's wait for Admitted, bounded by the admission timeout
         dialer.interrupt();
         dialer.join(Duration.ofSeconds(5));
         assertTrue(thrown.get() instanceof InterruptedException, String.valueOf(thrown.get()));

@@ -13,11 +13,13 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
+import org.slf4j.bridge.SLF4JBridgeHandler;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
@@ -81,6 +83,9 @@ public final class Tier2Main implements Callable<Integer> {
             description = "Wall-clock time running jobs get to finish on SIGTERM (default: ${DEFAULT-VALUE}).")
     private Duration drainGrace;
 
+    @Mixin
+    private SecurityOptions security;
+
     @Parameters(paramLabel = "WORKER-OPTION", arity = "0..*",
             description = "Options for the worker's JobWorkerProvider, such as --name=value.")
     private List<String> workerOptions = new ArrayList<>();
@@ -96,6 +101,8 @@ public final class Tier2Main implements Callable<Integer> {
         if (System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
             System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "error");
         }
+        SLF4JBridgeHandler.removeHandlersForRootLogger(); // gRPC logs through java.util.logging: send it to SLF4J
+        SLF4JBridgeHandler.install();
         PrintWriter out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
         PrintWriter err = new PrintWriter(System.err, true, StandardCharsets.UTF_8);
         System.exit(execute(args, out, err));
@@ -166,6 +173,7 @@ public final class Tier2Main implements Callable<Integer> {
         if (healthPort != null) {
             builder.healthPort(healthPort);
         }
+        security.apply(cl, builder, host);
         Tier2Server server = builder.build();
         Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().name("tier2-drain").unstarted(server::close));
         server.start();

@@ -48,6 +48,24 @@ class Tier2MainTest {
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
+        "--host=0.0.0.0|--host=0.0.0.0 is not loopback: give --tls-cert and --tls-key, or --insecure-plaintext",
+        "--tls-cert=cert.pem|--tls-cert and --tls-key go together",
+        "--client-ca=ca.pem|--client-ca=ca.pem needs --tls-cert and --tls-key",
+        "--token-file=target/no-such-token-file|target/no-such-token-file",
+        "--tls-cert=target/no-cert.pem --tls-key=target/no-key.pem|target/no-cert.pem"})
+    void badSecurityOptionsAreOneLineNamingThem(String options, String says) {
+        java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("--outputs=target/tier2-main-test",
+                WORKER));
+        args.addAll(java.util.List.of(options.split(" ")));
+        Run r = run(args.toArray(String[]::new));
+        assertEquals(2, r.code(), r.err());
+        assertEquals(1, r.err().lines().count(), r.err());
+        assertTrue(r.err().contains(says), r.err());
+        assertEquals("", r.out());
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
         "--outputs=s3://Not_A_Bucket/x|Not_A_Bucket",
         "--outputs=s3://bucket/x?versionId=1|s3://BUCKET/PREFIX",
         "--outputs=s3:///no-bucket|s3://BUCKET/PREFIX",

@@ -12,6 +12,8 @@ import dev.orderly.api.Tier2Call;
 import dev.orderly.api.Tier2Exception;
 import dev.orderly.engine.FileOutputStore;
 import dev.orderly.grpc.GrpcTier2Client;
+import dev.orderly.grpc.Tier2Security;
+import dev.orderly.testing.net.TestCertificates;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
@@ -42,6 +44,31 @@ class Tier2ProcessTest {
             }
             assertArrayEquals("hi work".getBytes(StandardCharsets.UTF_8),
                     new FileOutputStore(dir.resolve("out").resolve("req-1")).read(5).orElseThrow());
+        }
+        assertFalse(t.process().isAlive());
+    }
+
+    @Test
+    void overTlsWithATokenOnlyTheTokenHolderRunsJobs() throws Exception {
+        TestCertificates ca = TestCertificates.authority(dir, "fleet");
+        TestCertificates.Pem server = ca.leaf("tier2");
+        Path tokens = java.nio.file.Files.writeString(dir.resolve("tokens"), "# rotation\nold\nnew\n");
+        Tier2Child t = Tier2Child.start(dir, Map.of(), "--outputs=" + dir.resolve("out"),
+                "--worker=" + TestWorkers.Echo.class.getName(), "--tls-cert=" + server.certificate(),
+                "--tls-key=" + server.key(), "--token-file=" + tokens);
+        try (t; GrpcTier2Client good = GrpcTier2Client.builder().addresses(List.of(t.address()))
+                     .credentials(Tier2Security.clientCredentials(ca.caCertificate(), null, null))
+                     .bearerToken(() -> "new").work(j -> "w".getBytes(StandardCharsets.UTF_8)).build();
+             GrpcTier2Client wrong = GrpcTier2Client.builder().addresses(List.of(t.address()))
+                     .credentials(Tier2Security.clientCredentials(ca.caCertificate(), null, null))
+                     .bearerToken(() -> "guess").build()) {
+            try (Tier2Call call = good.dial(new Job("req-1", new JobKey(0, 0), 1))) {
+                call.await();
+            }
+            Tier2Exception e = assertThrows(Tier2Exception.class, () -> wrong.dial(new Job("req-1",
+                    new JobKey(1, 0), 1)).close());
+            assertEquals(Tier2Exception.Kind.FATAL, e.kind(), e.getMessage());
+            assertTrue(e.getMessage().contains(t.address()), e.getMessage());
         }
         assertFalse(t.process().isAlive());
     }

@@ -5,6 +5,7 @@ import dev.orderly.api.JobKey;
 import dev.orderly.api.Tier2Call;
 import dev.orderly.api.Tier2Exception;
 import dev.orderly.grpc.GrpcTier2Client;
+import dev.orderly.sim.tier2.FleetSecurity;
 import dev.orderly.sim.tier2.Tier2Processes;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -33,6 +34,8 @@ import picocli.CommandLine.Model.CommandSpec;
  *       {@code RESOURCE_EXHAUSTED}).
  *   <li>One admitted no-op job, dial → {@code Admitted} → {@code Completed}, one at a time: p50 and p99.
  * </ol>
+ * Both are measured twice in one run, over TLS with a bearer token (what {@code ./orderly fleet} uses) and over
+ * plaintext, and printed side by side: the cost of securing the transport.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true, versionProvider = ProjectVersion.class,
         sortOptions = false,
@@ -75,12 +78,33 @@ final class FleetBenchCommand implements Callable<Integer> {
         out.printf(Locale.ROOT, "orderly fleet bench: %d tier2 processes on 127.0.0.1, %d cores, %s%n", instances,
                 Runtime.getRuntime().availableProcessors(), System.getProperty("java.vm.name") + " "
                         + Runtime.version());
+        try {
+            List<Measured> measured = new ArrayList<>();
+            for (FleetSecurity security : List.of(FleetSecurity.tls(dir.resolve("tls")), FleetSecurity.plaintext())) {
+                measured.add(measure(security, dir));
+            }
+            printSideBySide(measured);
+        } finally {
+            deleteTree(dir);
+        }
+        return 0;
+    }
+
+    /** What one transport set-up cost: refused dials/s with health checking on and off, a no-op job's latency. */
+    private record Measured(String name, double healthOn, double healthOff, double p50Micros, double p99Micros) {
+    }
+
+    private Measured measure(FleetSecurity security, Path dir) throws Exception {
+        String name = security.describe();
+        double on;
+        double off;
         // A job of 1 h (no spread, real time): holds its slot for the whole benchmark.
-        try (Tier2Processes full = Tier2Processes.start(instances, List.of("--max-concurrent=1",
-                "--outputs=" + dir, "--job-duration=1h", "--job-spread=0", "--time-scale=1", "--timeout-rate=0",
-                "--retryable-rate=0", "--missing-output-rate=0", "--drain-grace=0s"), dir, Duration.ofSeconds(60));
-             GrpcTier2Client holder = GrpcTier2Client.builder().addresses(full.addresses()).healthChecking(false)
-                     .build()) {
+        List<String> fullArgs = new ArrayList<>(List.of("--max-concurrent=1", "--outputs=" + dir,
+                "--job-duration=1h", "--job-spread=0", "--time-scale=1", "--timeout-rate=0", "--retryable-rate=0",
+                "--missing-output-rate=0", "--drain-grace=0s"));
+        fullArgs.addAll(security.tier2Args());
+        try (Tier2Processes full = Tier2Processes.start(instances, fullArgs, dir, Duration.ofSeconds(60));
+             GrpcTier2Client holder = security.client(full.addresses()).healthChecking(false).build()) {
             List<Tier2Call> held = new ArrayList<>();
             for (int i = 0; held.size() < instances && i < 10_000; i++) {
                 try {
@@ -89,21 +113,47 @@ final class FleetBenchCommand implements Callable<Integer> {
                     // that instance is already held; round_robin tries the next one
                 }
             }
-            for (boolean health : new boolean[] {true, false}) {
-                try (GrpcTier2Client client = GrpcTier2Client.builder().addresses(full.addresses())
-                        .healthChecking(health).build()) {
-                    refusals(client, health ? "health checking on " : "health checking off");
-                }
+            try (GrpcTier2Client client = security.client(full.addresses()).healthChecking(true).build()) {
+                on = refusals(client, name + ", full fleet, health checking on ");
+            }
+            try (GrpcTier2Client client = security.client(full.addresses()).healthChecking(false).build()) {
+                off = refusals(client, name + ", full fleet, health checking off");
             }
             held.forEach(Tier2Call::close);
         }
-        try (Tier2Processes idle = Tier2Processes.start(1, List.of("--max-concurrent=4", "--outputs=" + dir,
-                "--stages=1", "--job-duration=1ms", "--job-spread=0", "--time-scale=1000000", "--timeout-rate=0",
-                "--retryable-rate=0", "--missing-output-rate=0"), dir, Duration.ofSeconds(60));
-             GrpcTier2Client client = GrpcTier2Client.builder().addresses(idle.addresses()).build()) {
-            noOpJobs(client);
+        List<String> idleArgs = new ArrayList<>(List.of("--max-concurrent=4", "--outputs=" + dir, "--stages=1",
+                "--job-duration=1ms", "--job-spread=0", "--time-scale=1000000", "--timeout-rate=0",
+                "--retryable-rate=0", "--missing-output-rate=0"));
+        idleArgs.addAll(security.tier2Args());
+        try (Tier2Processes idle = Tier2Processes.start(1, idleArgs, dir, Duration.ofSeconds(60));
+             GrpcTier2Client client = security.client(idle.addresses()).build()) {
+            double[] latency = noOpJobs(client, name);
+            return new Measured(name, on, off, latency[0], latency[1]);
         }
-        return 0;
+    }
+
+    private void printSideBySide(List<Measured> m) {
+        Measured a = m.get(0);
+        Measured b = m.get(1);
+        out.println();
+        out.printf(Locale.ROOT, "%-48s %14s %14s %9s%n", "measured in this run", a.name(), b.name(), "ratio");
+        row("refused dials/s, full fleet, health checking on", a.healthOn(), b.healthOn(), "%,14.0f");
+        row("refused dials/s, full fleet, health checking off", a.healthOff(), b.healthOff(), "%,14.0f");
+        row("one admitted no-op job, p50 (us)", a.p50Micros(), b.p50Micros(), "%14.0f");
+        row("one admitted no-op job, p99 (us)", a.p99Micros(), b.p99Micros(), "%14.0f");
+        out.flush();
+    }
+
+    private void row(String what, double a, double b, String format) {
+        out.printf(Locale.ROOT, "%-48s " + format + " " + format + " %8.2fx%n", what, a, b, b == 0 ? 0 : a / b);
+    }
+
+    private static void deleteTree(Path dir) throws java.io.IOException {
+        try (java.util.stream.Stream<Path> paths = Files.walk(dir)) {
+            for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
     }
 
     /** One bad value is one line naming its option, its range and the value. */
@@ -114,7 +164,7 @@ final class FleetBenchCommand implements Callable<Integer> {
         }
     }
 
-    private void refusals(GrpcTier2Client client, String mode) throws InterruptedException {
+    private double refusals(GrpcTier2Client client, String mode) throws InterruptedException {
         long warmUpEnd = System.nanoTime() + Duration.ofSeconds(1).toNanos();
         dialUntil(client, warmUpEnd, new EnumMap<>(Tier2Exception.Kind.class)); // warms up, not reported
         Map<Tier2Exception.Kind, AtomicLong> kinds = new EnumMap<>(Tier2Exception.Kind.class);
@@ -132,10 +182,11 @@ final class FleetBenchCommand implements Callable<Integer> {
         }
         double elapsed = (System.nanoTime() - start) / 1e9;
         long total = kinds.values().stream().mapToLong(AtomicLong::get).sum();
-        out.printf(Locale.ROOT, "full fleet, %s: %,.0f dials/s (%d threads, %.1f s; %s)%n", mode, total / elapsed,
+        out.printf(Locale.ROOT, "%s: %,.0f dials/s (%d threads, %.1f s; %s)%n", mode, total / elapsed,
                 threads, elapsed, kinds.entrySet().stream().filter(e -> e.getValue().get() > 0)
                         .map(e -> e.getKey() + " " + e.getValue().get()).toList());
         out.flush();
+        return total / elapsed;
     }
 
     private static void dialUntil(GrpcTier2Client client, long end, Map<Tier2Exception.Kind, AtomicLong> kinds) {
@@ -155,7 +206,8 @@ final class FleetBenchCommand implements Callable<Integer> {
         }
     }
 
-    private void noOpJobs(GrpcTier2Client client) throws Exception {
+    /** p50 and p99 in microseconds. */
+    private double[] noOpJobs(GrpcTier2Client client, String name) throws Exception {
         long[] nanos = new long[jobs];
         for (int round = 0; round < 2; round++) { // the first round warms up and is not reported
             for (int i = 0; i < jobs; i++) {
@@ -167,9 +219,11 @@ final class FleetBenchCommand implements Callable<Integer> {
             }
         }
         Arrays.sort(nanos);
-        out.printf(Locale.ROOT, "one admitted no-op job, dial -> Admitted -> Completed, %d in a row: p50 %.0f us,"
-                        + " p99 %.0f us, max %.0f us%n", jobs, nanos[jobs / 2] / 1e3,
-                nanos[(int) Math.min(jobs - 1, Math.ceil(jobs * 0.99) - 1)] / 1e3, nanos[jobs - 1] / 1e3);
+        double p50 = nanos[jobs / 2] / 1e3;
+        double p99 = nanos[(int) Math.min(jobs - 1, Math.ceil(jobs * 0.99) - 1)] / 1e3;
+        out.printf(Locale.ROOT, "%s, one admitted no-op job, dial -> Admitted -> Completed, %d in a row: p50 %.0f us,"
+                + " p99 %.0f us, max %.0f us%n", name, jobs, p50, p99, nanos[jobs - 1] / 1e3);
         out.flush();
+        return new double[] {p50, p99};
     }
 }

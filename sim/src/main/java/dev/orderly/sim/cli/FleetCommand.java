@@ -7,6 +7,7 @@ import dev.orderly.api.RequestFailedException;
 import dev.orderly.api.RequestPlan;
 import dev.orderly.engine.Orderly;
 import dev.orderly.grpc.GrpcTier2Client;
+import dev.orderly.s3.S3OutputStore;
 import dev.orderly.sim.fleet.FaultRates;
 import dev.orderly.sim.fleet.FleetConfig;
 import dev.orderly.sim.report.Report;
@@ -16,7 +17,7 @@ import dev.orderly.sim.run.RunSpec;
 import dev.orderly.sim.run.Scenario;
 import dev.orderly.sim.run.SimulationRun;
 import dev.orderly.sim.run.Strategy;
-import dev.orderly.s3.S3OutputStore;
+import dev.orderly.sim.tier2.FleetSecurity;
 import dev.orderly.sim.tier2.GrpcFleet;
 import dev.orderly.sim.tier2.S3ProxyProcess;
 import dev.orderly.sim.tier2.SimulatedJobWorker;
@@ -92,6 +93,11 @@ final class FleetCommand implements Callable<Integer> {
             description = "Where the outputs go: a temporary directory, or an S3 bucket on an S3Proxy (a real S3 API"
                     + " server) the command starts on 127.0.0.1 and stops (default: ${DEFAULT-VALUE}).")
     private Store store;
+
+    @Option(names = "--plaintext",
+            description = "No TLS and no token between the tier1 and the tier2 processes (default: TLS with a"
+                    + " certificate made at start, and a bearer token).")
+    private boolean plaintext;
 
     private final PrintWriter out;
     private final PrintWriter err;
@@ -170,8 +176,10 @@ final class FleetCommand implements Callable<Integer> {
                     f.instances());
             out.flush();
         }
+        FleetSecurity security = plaintext ? FleetSecurity.plaintext() : FleetSecurity.tls(dir.resolve("tls"));
         S3ProxyProcess bucket = s3.get();
         List<String> args = new ArrayList<>(tier2Args(scenario, dir));
+        args.addAll(security.tier2Args());
         Function<String, OutputStore> outputs = tenant -> SimulatedJobWorker.outputsOf(dir, tenant);
         if (bucket != null) {
             String prefix = dir.getFileName() + "/";
@@ -183,7 +191,7 @@ final class FleetCommand implements Callable<Integer> {
         Tier2Processes fleet = Tier2Processes.start(f.instances(), args,
                 bucket == null ? Map.of() : bucket.environment(), dir, Duration.ofSeconds(60));
         running.set(fleet);
-        try (GrpcTier2Client client = GrpcTier2Client.builder().addresses(fleet.addresses()).build()) {
+        try (GrpcTier2Client client = security.client(fleet.addresses()).build()) {
             warmUp(client, outputs.apply("warm-up"), scenario.stages());
             Function<String, OutputStore> tenantOutputs = outputs;
             Thread killer = killOneAt == null ? null : Thread.ofVirtual().start(() -> killLater(fleet, f));
@@ -271,7 +279,8 @@ final class FleetCommand implements Callable<Integer> {
         out.println();
         out.print(report.table().render());
         out.println();
-        out.println("Real tier2 processes over gRPC on 127.0.0.1; times are simulated seconds (see orderly --help"
+        out.println("Real tier2 processes over gRPC (" + (plaintext ? "plaintext" : "TLS + bearer token")
+                + ") on 127.0.0.1; times are simulated seconds (see orderly --help"
                 + " for the columns). dials counts what the tier1 saw: refused, unreachable and admitted alike.");
         for (String note : report.notes()) {
             out.println(note);

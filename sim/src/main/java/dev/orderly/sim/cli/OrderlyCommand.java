@@ -99,6 +99,9 @@ public final class OrderlyCommand implements Callable<Integer> {
         if (System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
             System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "error");
         }
+        // gRPC (./orderly fleet) logs through java.util.logging: send it to SLF4J, at the same level as the rest.
+        org.slf4j.bridge.SLF4JBridgeHandler.removeHandlersForRootLogger();
+        org.slf4j.bridge.SLF4JBridgeHandler.install();
         PrintWriter out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
         PrintWriter err = new PrintWriter(System.err, true, StandardCharsets.UTF_8);
         boolean terminal = System.console() != null && System.console().isTerminal();

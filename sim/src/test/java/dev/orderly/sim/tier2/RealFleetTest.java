@@ -36,11 +36,15 @@ class RealFleetTest {
     @TempDir
     Path dir;
 
+    /** Plaintext unless a test says otherwise. */
+    private FleetSecurity security = FleetSecurity.plaintext();
+
     private Tier2Processes startFleet() throws Exception {
-        return Tier2Processes.start(3, List.of("--max-concurrent=2", "--outputs=" + dir, "--stages=2",
-                        "--job-duration=1s", "--time-scale=20", "--timeout-rate=0", "--retryable-rate=0",
-                        "--missing-output-rate=0", "--drain-grace=20s"),
-                dir, Duration.ofSeconds(60));
+        List<String> args = new java.util.ArrayList<>(List.of("--max-concurrent=2", "--outputs=" + dir,
+                "--stages=2", "--job-duration=1s", "--time-scale=20", "--timeout-rate=0", "--retryable-rate=0",
+                "--missing-output-rate=0", "--drain-grace=20s"));
+        args.addAll(security.tier2Args());
+        return Tier2Processes.start(3, args, dir, Duration.ofSeconds(60));
     }
 
     /** Runs the request; {@code midRun} is called once, on the client's thread, when segment 15 arrives. */
@@ -49,7 +53,7 @@ class RealFleetTest {
         AtomicLong expected = new AtomicLong();
         EngineConfig config = EngineConfig.builder().refusedDelay(Duration.ofMillis(20))
                 .failureDelay(Duration.ofMillis(50)).build();
-        try (GrpcTier2Client client = GrpcTier2Client.builder().addresses(fleet.addresses()).build()) {
+        try (GrpcTier2Client client = security.client(fleet.addresses()).build()) {
             Request request = Request.of(new RequestPlan(0, SEGMENTS, 2, 12), client,
                     SimulatedJobWorker.outputsOf(dir, id), (segment, output) -> {
                         assertEquals(expected.getAndIncrement(), segment, "segments out of order");
@@ -73,7 +77,8 @@ class RealFleetTest {
     }
 
     @Test
-    void requestDeliversInOrderOverThreeProcesses() throws Exception {
+    void requestDeliversInOrderOverThreeProcessesOverTlsWithAToken() throws Exception {
+        security = FleetSecurity.tls(dir.resolve("tls")); // what ./orderly fleet uses by default
         Tier2Processes fleet = startFleet();
         try {
             RequestResult result = runRequest(fleet, "all-up", f -> { });

@@ -1,0 +1,119 @@
+package dev.orderly.grpc;
+
+import io.grpc.ChannelCredentials;
+import io.grpc.ServerCredentials;
+import io.grpc.TlsChannelCredentials;
+import io.grpc.TlsServerCredentials;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * TLS credentials and bearer tokens from files, for a tier2 process and its clients: PEM certificate chains and
+ * PKCS#8 PEM private keys, and token files of one token a line. Every failure names the file.
+ *
+ * <pre>{@code
+ * Tier2Server.builder().credentials(Tier2Security.serverCredentials(cert, key, clientCa))   // clientCa null: TLS only
+ *         .bearerTokens(Tier2Security.readTokens(tokenFile))...
+ * GrpcTier2Client.builder().credentials(Tier2Security.clientCredentials(ca, clientCert, clientKey))
+ *         .bearerToken(() -> token)...
+ * }</pre>
+ */
+public final class Tier2Security {
+
+    private Tier2Security() {
+    }
+
+    /**
+     * The server's TLS credentials; with a client CA, mTLS: a client must present a certificate that CA signed.
+     *
+     * @param certificateChain the server's certificate chain, PEM
+     * @param privateKey its private key, PKCS#8 PEM
+     * @param clientCa the CA that signs client certificates, PEM, or null for TLS without client certificates
+     * @throws IllegalArgumentException naming the file that cannot be read
+     */
+    public static ServerCredentials serverCredentials(Path certificateChain, Path privateKey, Path clientCa) {
+        TlsServerCredentials.Builder b = TlsServerCredentials.newBuilder();
+        try {
+            b.keyManager(readable(certificateChain).toFile(), readable(privateKey).toFile());
+        } catch (IOException | IllegalArgumentException e) {
+            throw new IllegalArgumentException("cannot use the TLS certificate " + certificateChain + " with key "
+                    + privateKey + ": " + e.getMessage(), e);
+        }
+        if (clientCa != null) {
+            try {
+                b.trustManager(readable(clientCa).toFile()).clientAuth(TlsServerCredentials.ClientAuth.REQUIRE);
+            } catch (IOException | IllegalArgumentException e) {
+                throw new IllegalArgumentException("cannot use the client CA " + clientCa + ": " + e.getMessage(), e);
+            }
+        }
+        return b.build();
+    }
+
+    /**
+     * The client's TLS credentials: trust {@code ca} (null: the JDK's default trust store); present a certificate
+     * for mTLS when both {@code certificateChain} and {@code privateKey} are given.
+     *
+     * @throws IllegalArgumentException naming the file that cannot be read, or when only one of the certificate
+     *     and the key is given
+     */
+    public static ChannelCredentials clientCredentials(Path ca, Path certificateChain, Path privateKey) {
+        if ((certificateChain == null) != (privateKey == null)) {
+            throw new IllegalArgumentException("a client certificate needs its key and a key its certificate");
+        }
+        TlsChannelCredentials.Builder b = TlsChannelCredentials.newBuilder();
+        try {
+            if (ca != null) {
+                b.trustManager(readable(ca).toFile());
+            }
+        } catch (IOException | IllegalArgumentException e) {
+            throw new IllegalArgumentException("cannot use the CA " + ca + ": " + e.getMessage(), e);
+        }
+        if (certificateChain != null) {
+            try {
+                b.keyManager(readable(certificateChain).toFile(), readable(privateKey).toFile());
+            } catch (IOException | IllegalArgumentException e) {
+                throw new IllegalArgumentException("cannot use the client certificate " + certificateChain
+                        + " with key " + privateKey + ": " + e.getMessage(), e);
+            }
+        }
+        return b.build();
+    }
+
+    /**
+     * The tokens of a token file: one a line; blank lines and lines starting with {@code #} are skipped.
+     *
+     * @throws IllegalArgumentException naming the file when it cannot be read or holds no token
+     */
+    public static List<String> readTokens(Path file) {
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("cannot read the token file " + file + ": " + e, e);
+        }
+        List<String> tokens = lines.stream().map(String::strip).filter(l -> !l.isEmpty() && !l.startsWith("#"))
+                .toList();
+        if (tokens.isEmpty()) {
+            throw new IllegalArgumentException("the token file " + file + " holds no token");
+        }
+        return tokens;
+    }
+
+    /**
+     * Whether a host name or address literal is loopback ({@code localhost}, {@code 127.x.y.z}, {@code ::1}), the
+     * way the builders decide whether plaintext needs asking for: names are never resolved.
+     */
+    public static boolean isLoopbackHost(String host) {
+        return Targets.isLoopbackHost(host);
+    }
+
+    private static Path readable(Path file) {
+        if (!Files.isReadable(file)) {
+            throw new IllegalArgumentException(file + " is not a readable file");
+        }
+        return file;
+    }
+}

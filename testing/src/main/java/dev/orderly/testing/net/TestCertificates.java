@@ -1,0 +1,147 @@
+package dev.orderly.testing.net;
+
+import java.io.IOException;
+import java.io.Writer;
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.security.cert.X509Certificate;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Date;
+import java.util.concurrent.atomic.AtomicLong;
+import org.bouncycastle.asn1.x500.X500Name;
+import org.bouncycastle.asn1.x509.BasicConstraints;
+import org.bouncycastle.asn1.x509.Extension;
+import org.bouncycastle.asn1.x509.GeneralName;
+import org.bouncycastle.asn1.x509.GeneralNames;
+import org.bouncycastle.asn1.x509.KeyUsage;
+import org.bouncycastle.cert.X509v3CertificateBuilder;
+import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
+import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
+import org.bouncycastle.openssl.jcajce.JcaPEMWriter;
+import org.bouncycastle.openssl.jcajce.JcaPKCS8Generator;
+import org.bouncycastle.operator.OperatorCreationException;
+import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
+
+/**
+ * Certificates made at test time (or when a local fleet starts), never committed: a CA, and leaf certificates it
+ * signs, written as PEM files (the certificate, and the key as PKCS#8, as grpc-java's {@code TlsServerCredentials}
+ * and {@code TlsChannelCredentials} read them) into a directory the caller owns. Leaves name {@code localhost} and
+ * {@code 127.0.0.1} and are valid for a day, so they serve loopback servers; each serves as a server or a client
+ * certificate (mTLS).
+ *
+ * <pre>{@code
+ * TestCertificates ca = TestCertificates.authority(tempDir, "fleet");
+ * TestCertificates.Pem server = ca.leaf("tier2");
+ * // server: server.certificate(), server.key(); clients trust ca.caCertificate()
+ * }</pre>
+ *
+ * <p>Needs {@code org.bouncycastle:bcpkix-jdk18on} on the class path. This class is thread-safe.
+ */
+public final class TestCertificates {
+
+    private static final AtomicLong SERIAL = new AtomicLong(System.currentTimeMillis());
+
+    /**
+     * One certificate and its key, as files.
+     *
+     * @param certificate the certificate, PEM
+     * @param key its private key, PKCS#8 PEM
+     */
+    public record Pem(Path certificate, Path key) {
+    }
+
+    private final Path dir;
+    private final String name;
+    private final KeyPair caKeys;
+    private final X509Certificate ca;
+    private final Path caFile;
+
+    private TestCertificates(Path dir, String name) throws IOException, GeneralSecurityException {
+        this.dir = dir;
+        this.name = name;
+        this.caKeys = keys();
+        X500Name subject = new X500Name("CN=" + name + " test CA");
+        X509v3CertificateBuilder b = builder(subject, subject, caKeys);
+        b.addExtension(Extension.basicConstraints, true, new BasicConstraints(true));
+        b.addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.keyCertSign | KeyUsage.cRLSign));
+        this.ca = sign(b, caKeys);
+        this.caFile = dir.resolve(name + "-ca.pem");
+        write(caFile, ca);
+    }
+
+    /**
+     * A new CA (an EC P-256 key) whose files go in {@code dir}, prefixed with {@code name}.
+     *
+     * @throws IOException if a file cannot be written
+     * @throws GeneralSecurityException if the JDK cannot make or sign the keys
+     */
+    public static TestCertificates authority(Path dir, String name) throws IOException, GeneralSecurityException {
+        return new TestCertificates(dir, name);
+    }
+
+    /** The CA's certificate, PEM. */
+    public Path caCertificate() {
+        return caFile;
+    }
+
+    /**
+     * A leaf for {@code localhost} and {@code 127.0.0.1}, signed by this CA: {@code <name>-<leafName>.pem} and
+     * {@code .key} in the CA's directory.
+     *
+     * @throws IOException if a file cannot be written
+     * @throws GeneralSecurityException if the JDK cannot make or sign the keys
+     */
+    public Pem leaf(String leafName) throws IOException, GeneralSecurityException {
+        KeyPair keys = keys();
+        X509v3CertificateBuilder b = builder(new X500Name("CN=" + name + " test CA"),
+                new X500Name("CN=" + leafName), keys);
+        b.addExtension(Extension.basicConstraints, true, new BasicConstraints(false));
+        b.addExtension(Extension.subjectAlternativeName, false, new GeneralNames(new GeneralName[] {
+                new GeneralName(GeneralName.dNSName, "localhost"),
+                new GeneralName(GeneralName.iPAddress, "127.0.0.1")}));
+        X509Certificate cert = sign(b, caKeys);
+        Pem pem = new Pem(dir.resolve(name + "-" + leafName + ".pem"), dir.resolve(name + "-" + leafName + ".key"));
+        write(pem.certificate(), cert);
+        try (Writer w = Files.newBufferedWriter(pem.key(), StandardCharsets.US_ASCII);
+             JcaPEMWriter pemWriter = new JcaPEMWriter(w)) {
+            pemWriter.writeObject(new JcaPKCS8Generator(keys.getPrivate(), null));
+        }
+        return pem;
+    }
+
+    private static KeyPair keys() throws GeneralSecurityException {
+        KeyPairGenerator g = KeyPairGenerator.getInstance("EC");
+        g.initialize(256);
+        return g.generateKeyPair();
+    }
+
+    private static X509v3CertificateBuilder builder(X500Name issuer, X500Name subject, KeyPair keys) {
+        Instant now = Instant.now();
+        return new JcaX509v3CertificateBuilder(issuer, BigInteger.valueOf(SERIAL.incrementAndGet()),
+                Date.from(now.minus(Duration.ofHours(1))), Date.from(now.plus(Duration.ofDays(1))), subject,
+                keys.getPublic());
+    }
+
+    private static X509Certificate sign(X509v3CertificateBuilder b, KeyPair issuerKeys)
+            throws GeneralSecurityException {
+        try {
+            return new JcaX509CertificateConverter().getCertificate(
+                    b.build(new JcaContentSignerBuilder("SHA256withECDSA").build(issuerKeys.getPrivate())));
+        } catch (OperatorCreationException e) {
+            throw new GeneralSecurityException(e);
+        }
+    }
+
+    private static void write(Path file, Object pemObject) throws IOException {
+        try (Writer w = Files.newBufferedWriter(file, StandardCharsets.US_ASCII);
+             JcaPEMWriter pemWriter = new JcaPEMWriter(w)) {
+            pemWriter.writeObject(pemObject);
+        }
+    }
+}
