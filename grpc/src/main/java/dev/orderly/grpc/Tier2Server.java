@@ -63,6 +63,7 @@ public final class Tier2Server implements AutoCloseable {
     private final AtomicBoolean closed = new AtomicBoolean();
     private final CountDownLatch terminated = new CountDownLatch(1);
     private final Server server;
+    private final Server healthServer; // null unless Builder.healthPort was given
 
     private Tier2Server(Builder b) {
         this.maxConcurrentJobs = b.maxConcurrentJobs;
@@ -90,6 +91,10 @@ public final class Tier2Server implements AutoCloseable {
                 .addService(tier2)
                 .addService(health.getHealthService())
                 .build();
+        this.healthServer = b.healthPort == null ? null
+                : NettyServerBuilder.forAddress(new InetSocketAddress(b.host, b.healthPort))
+                        .addService(health.getHealthService())
+                        .build();
     }
 
     /** A builder; {@link Builder#worker} is required. */
@@ -105,6 +110,14 @@ public final class Tier2Server implements AutoCloseable {
      */
     public Tier2Server start() throws IOException {
         server.start();
+        if (healthServer != null) {
+            try {
+                healthServer.start();
+            } catch (IOException e) {
+                server.shutdownNow();
+                throw new IOException("can not bind the health port: " + e.getMessage(), e);
+            }
+        }
         LOG.info("tier2 serving on port {} with {} slots", server.getPort(), maxConcurrentJobs);
         return this;
     }
@@ -112,6 +125,11 @@ public final class Tier2Server implements AutoCloseable {
     /** The bound port (after {@link #start()}); -1 for a server that has none, such as an in-process one. */
     public int port() {
         return server.getPort();
+    }
+
+    /** The bound port of the health-only listener (after {@link #start()}); -1 when there is none. */
+    public int healthPort() {
+        return healthServer == null ? -1 : healthServer.getPort();
     }
 
     /** The slots held now: jobs admitted whose thread has not ended. */
@@ -166,6 +184,9 @@ public final class Tier2Server implements AutoCloseable {
             server.shutdownNow();
             interrupted = true;
         }
+        if (healthServer != null) {
+            healthServer.shutdownNow();
+        }
         timer.shutdownNow();
         executor.shutdownNow();
         terminated.countDown();
@@ -215,6 +236,7 @@ public final class Tier2Server implements AutoCloseable {
         private Duration drainGrace = Duration.ofSeconds(10);
         private String instanceName = "tier2";
         private ServerBuilder<?> serverBuilder;
+        private Integer healthPort;
         private int maxMessageSize = 4 * 1024 * 1024;
         private Duration permitKeepAlive = Duration.ofSeconds(5);
         private int maxCallsPerConnection;
@@ -224,6 +246,19 @@ public final class Tier2Server implements AutoCloseable {
         private List<String> bearerTokens;
 
         private Builder() {
+        }
+
+        /**
+         * Also serve the {@code grpc.health.v1} service alone, in plaintext, on this port of the same host (0 picks a
+         * free one, see {@link Tier2Server#healthPort()}): for probes that speak neither TLS nor mTLS, such as
+         * Kubernetes' built-in gRPC probes. It serves health only, read-only. Default: none.
+         */
+        public Builder healthPort(int port) {
+            if (port < 0 || port > 65_535) {
+                throw new IllegalArgumentException("healthPort must be between 0 and 65535, was " + port);
+            }
+            this.healthPort = port;
+            return this;
         }
 
         /**

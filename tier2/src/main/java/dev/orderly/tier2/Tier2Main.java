@@ -49,6 +49,11 @@ public final class Tier2Main implements Callable<Integer> {
             description = "Port to listen on; 0 picks a free one (default: ${DEFAULT-VALUE}).")
     private int port;
 
+    @Option(names = "--health-port", paramLabel = "N",
+            description = "Also serve grpc.health.v1 alone, in plaintext, on this port: for probes that speak no TLS"
+                    + " (Kubernetes' gRPC probes). Default: none (health on --port only).")
+    private Integer healthPort;
+
     @Option(names = "--max-concurrent", paramLabel = "N", defaultValue = "4",
             description = "Jobs run at once before the tier2 refuses (default: ${DEFAULT-VALUE}).")
     private int maxConcurrent;
@@ -87,7 +92,7 @@ public final class Tier2Main implements Callable<Integer> {
 
     private final PrintWriter out;
 
-    private Tier2Main(PrintWriter out) {
+    Tier2Main(PrintWriter out) {
         this.out = out;
     }
 
@@ -130,6 +135,10 @@ public final class Tier2Main implements Callable<Integer> {
     public Integer call() throws Exception {
         CommandLine cl = spec.commandLine();
         check(cl, "--port", port >= 0 && port <= 65_535, port, "between 0 and 65535");
+        if (healthPort != null) {
+            check(cl, "--health-port", healthPort >= 0 && healthPort <= 65_535 && (healthPort != port || port == 0),
+                    healthPort, "between 0 and 65535 and not --port");
+        }
         check(cl, "--max-concurrent", maxConcurrent >= 1 && maxConcurrent <= 100_000, maxConcurrent,
                 "between 1 and 100000");
         check(cl, "--drain-grace", !drainGrace.isNegative(), DurationOption.format(drainGrace), ">= 0");
@@ -161,11 +170,17 @@ public final class Tier2Main implements Callable<Integer> {
         if (executionTimeout != null) {
             builder.executionTimeout(executionTimeout);
         }
+        if (healthPort != null) {
+            builder.healthPort(healthPort);
+        }
         security.apply(cl, builder, host);
         Tier2Server server = builder.build();
         Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().name("tier2-drain").unstarted(server::close));
         server.start();
         out.println("listening on " + host + ":" + server.port());
+        if (healthPort != null) {
+            out.println("health on " + host + ":" + server.healthPort());
+        }
         out.flush();
         server.awaitTermination(); // SIGTERM runs the hook, which drains; the JVM exits when it is done
         return 0;

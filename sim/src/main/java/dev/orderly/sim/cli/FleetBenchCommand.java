@@ -37,7 +37,7 @@ import picocli.CommandLine.Model.CommandSpec;
  * Both are measured twice in one run, over TLS with a bearer token (what {@code ./orderly fleet} uses) and over
  * plaintext, and printed side by side: the cost of securing the transport.
  */
-@Command(name = "bench", mixinStandardHelpOptions = true, version = "orderly fleet bench 0.1.0",
+@Command(name = "bench", mixinStandardHelpOptions = true, versionProvider = ProjectVersion.class,
         sortOptions = false,
         description = "Measures the gRPC transport on real tier2 processes: dials/s against a full fleet (all"
                 + " refused), and the latency of one admitted no-op job.")

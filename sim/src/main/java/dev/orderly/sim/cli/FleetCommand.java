@@ -1,11 +1,13 @@
 package dev.orderly.sim.cli;
 
 import dev.orderly.api.EngineConfig;
+import dev.orderly.api.OutputStore;
 import dev.orderly.api.Request;
 import dev.orderly.api.RequestFailedException;
 import dev.orderly.api.RequestPlan;
 import dev.orderly.engine.Orderly;
 import dev.orderly.grpc.GrpcTier2Client;
+import dev.orderly.s3.S3OutputStore;
 import dev.orderly.sim.fleet.FaultRates;
 import dev.orderly.sim.fleet.FleetConfig;
 import dev.orderly.sim.report.Report;
@@ -17,6 +19,7 @@ import dev.orderly.sim.run.SimulationRun;
 import dev.orderly.sim.run.Strategy;
 import dev.orderly.sim.tier2.FleetSecurity;
 import dev.orderly.sim.tier2.GrpcFleet;
+import dev.orderly.sim.tier2.S3ProxyProcess;
 import dev.orderly.sim.tier2.SimulatedJobWorker;
 import dev.orderly.sim.tier2.Tier2Processes;
 import java.io.IOException;
@@ -31,6 +34,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 import picocli.CommandLine;
@@ -45,10 +49,11 @@ import picocli.CommandLine.Spec;
  * {@code orderly fleet}: the simulator's scenario on a real fleet. It starts {@code --instances} tier2 processes
  * ({@code Tier2Main}) on 127.0.0.1 with {@code --slots} slots each, runs the tenants over {@link GrpcTier2Client}
  * (ordered, then unordered, each on a freshly started fleet), and prints the same table and picture. With
- * {@code --kill-one-at} one instance is killed ({@code kill -9}) that long into each run. No child process outlives
- * the command: success, failure and Ctrl-C alike (a shutdown hook stops them).
+ * {@code --kill-one-at} one instance is killed ({@code kill -9}) that long into each run. With {@code --store=s3} the
+ * outputs go to a bucket on an S3Proxy child process (a real S3 API server) instead of a directory. No child process
+ * outlives the command: success, failure and Ctrl-C alike (a shutdown hook stops them).
  */
-@Command(name = "fleet", mixinStandardHelpOptions = true, version = "orderly fleet 0.1.0",
+@Command(name = "fleet", mixinStandardHelpOptions = true, versionProvider = ProjectVersion.class,
         sortOptions = false, usageHelpAutoWidth = true,
         description = {
             "Runs the scenario against real tier2 processes on 127.0.0.1 over gRPC: --instances processes with"
@@ -61,6 +66,8 @@ import picocli.CommandLine.Spec;
         exitCodeList = {"0:every request delivered every segment", "1:a request failed, a tier2 would not start,"
                 + " or the picture could not be written", "2:bad option or value"})
 final class FleetCommand implements Callable<Integer> {
+
+    private static final String BUCKET = "orderly-fleet";
 
     @Spec
     private CommandSpec spec;
@@ -79,6 +86,14 @@ final class FleetCommand implements Callable<Integer> {
     @Option(names = {"-q", "--quiet"}, description = "No progress lines; only the table and the picture's path.")
     private boolean quiet;
 
+    /** Where the tier2 processes write the outputs and the tenants read them. */
+    enum Store { file, s3 }
+
+    @Option(names = "--store", paramLabel = "file|s3", defaultValue = "file",
+            description = "Where the outputs go: a temporary directory, or an S3 bucket on an S3Proxy (a real S3 API"
+                    + " server) the command starts on 127.0.0.1 and stops (default: ${DEFAULT-VALUE}).")
+    private Store store;
+
     @Option(names = "--plaintext",
             description = "No TLS and no token between the tier1 and the tier2 processes (default: TLS with a"
                     + " certificate made at start, and a bearer token).")
@@ -88,6 +103,7 @@ final class FleetCommand implements Callable<Integer> {
     private final PrintWriter err;
     private final boolean terminal;
     private final AtomicReference<Tier2Processes> running = new AtomicReference<>();
+    private final AtomicReference<S3ProxyProcess> s3 = new AtomicReference<>();
     private final Map<String, String> env;
 
     FleetCommand(Map<String, String> env, PrintWriter out, PrintWriter err, boolean terminal) {
@@ -121,11 +137,17 @@ final class FleetCommand implements Callable<Integer> {
                     + " instances");
         }
         Path work = Files.createTempDirectory("orderly-fleet-");
-        Thread stopChildren = Thread.ofPlatform().unstarted(this::stopFleet);
+        Thread stopChildren = Thread.ofPlatform().unstarted(() -> {
+            stopFleet();
+            stopS3();
+        });
         Runtime.getRuntime().addShutdownHook(stopChildren); // Ctrl-C: no child outlives the command
         long started = System.nanoTime();
         try {
             printHeading(scenario);
+            if (store == Store.s3) {
+                startS3(work);
+            }
             List<RunResult> results = new ArrayList<>();
             List<RunSpec> runs = List.of(RunSpec.all(Strategy.ORDERED, scenario.tenants()),
                     RunSpec.all(Strategy.UNORDERED, scenario.tenants()));
@@ -135,6 +157,7 @@ final class FleetCommand implements Callable<Integer> {
             return report(scenario, results, started);
         } finally {
             stopFleet();
+            stopS3();
             deleteTree(work);
             try {
                 Runtime.getRuntime().removeShutdownHook(stopChildren);
@@ -154,18 +177,29 @@ final class FleetCommand implements Callable<Integer> {
             out.flush();
         }
         FleetSecurity security = plaintext ? FleetSecurity.plaintext() : FleetSecurity.tls(dir.resolve("tls"));
+        S3ProxyProcess bucket = s3.get();
         List<String> args = new ArrayList<>(tier2Args(scenario, dir));
         args.addAll(security.tier2Args());
-        Tier2Processes fleet = Tier2Processes.start(f.instances(), args, dir, Duration.ofSeconds(60));
+        Function<String, OutputStore> outputs = tenant -> SimulatedJobWorker.outputsOf(dir, tenant);
+        if (bucket != null) {
+            String prefix = dir.getFileName() + "/";
+            args.set(args.indexOf("--outputs=" + dir), "--outputs=s3://" + BUCKET + "/" + prefix);
+            args.add("--s3-endpoint=" + bucket.endpoint());
+            outputs = tenant -> S3OutputStore.builder().client(bucket.client()).bucket(BUCKET)
+                    .prefix(prefix + tenant + "/").build();
+        }
+        Tier2Processes fleet = Tier2Processes.start(f.instances(), args,
+                bucket == null ? Map.of() : bucket.environment(), dir, Duration.ofSeconds(60));
         running.set(fleet);
         try (GrpcTier2Client client = security.client(fleet.addresses()).build()) {
-            warmUp(client, dir, scenario.stages());
+            warmUp(client, outputs.apply("warm-up"), scenario.stages());
+            Function<String, OutputStore> tenantOutputs = outputs;
             Thread killer = killOneAt == null ? null : Thread.ofVirtual().start(() -> killLater(fleet, f));
             ProgressPrinter printer = new ProgressPrinter(out, terminal);
             Duration period = terminal ? Duration.ofMillis(200) : Duration.ofSeconds(2);
             try {
                 RunResult result = new SimulationRun(scenario, run, period, quiet ? p -> { } : printer,
-                        UnaryOperator.identity(), s -> new GrpcFleet(client, dir)).run();
+                        UnaryOperator.identity(), s -> new GrpcFleet(client, tenantOutputs)).run();
                 printer.finish();
                 return result;
             } finally {
@@ -180,12 +214,12 @@ final class FleetCommand implements Callable<Integer> {
     }
 
     /** One small request before the measured run, so neither strategy pays for loading and compiling the code. */
-    private static void warmUp(GrpcTier2Client client, Path dir, int stages) throws InterruptedException {
+    private static void warmUp(GrpcTier2Client client, OutputStore outputs, int stages) throws InterruptedException {
         EngineConfig config = EngineConfig.builder().refusedDelay(Duration.ofMillis(10))
                 .failureDelay(Duration.ofMillis(10)).build();
         try {
             Orderly.engine(config).run(Request.of(new RequestPlan(0, 8, stages, 8), client,
-                    SimulatedJobWorker.outputsOf(dir, "warm-up"), (segment, bytes) -> { }).withId("warm-up"));
+                    outputs, (segment, bytes) -> { }).withId("warm-up"));
         } catch (RequestFailedException e) {
             // a fault the seed drew for the warm-up: it warmed up all the same
         }
@@ -204,10 +238,29 @@ final class FleetCommand implements Callable<Integer> {
         }
     }
 
+    private void startS3(Path work) throws IOException, InterruptedException {
+        if (!quiet) {
+            out.println("starting S3Proxy (a real S3 API server) on 127.0.0.1 for the outputs…");
+            out.flush();
+        }
+        s3.set(S3ProxyProcess.start(work.resolve("s3"), BUCKET, work, Duration.ofSeconds(90)));
+        if (!quiet) {
+            out.println("outputs in s3://" + BUCKET + "/ at " + s3.get().endpoint());
+            out.flush();
+        }
+    }
+
     private void stopFleet() {
         Tier2Processes fleet = running.getAndSet(null);
         if (fleet != null) {
             fleet.close();
+        }
+    }
+
+    private void stopS3() {
+        S3ProxyProcess server = s3.getAndSet(null);
+        if (server != null) {
+            server.close();
         }
     }
 

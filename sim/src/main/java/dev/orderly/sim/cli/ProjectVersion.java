@@ -14,7 +14,7 @@ final class ProjectVersion implements CommandLine.IVersionProvider {
 
     static final String RESOURCE = "orderly-version.properties";
 
-    /** The project's version, for example {@code 0.1.0-SNAPSHOT}. */
+    /** The project's version, for example {@code 0.2.0-SNAPSHOT}. */
     static String version() {
         try (InputStream in = ProjectVersion.class.getResourceAsStream(RESOURCE)) {
             if (in == null) {

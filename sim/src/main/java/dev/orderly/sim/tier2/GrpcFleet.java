@@ -11,13 +11,15 @@ import dev.orderly.sim.fleet.TenantDoor;
 import dev.orderly.sim.fleet.TenantFleet;
 import java.nio.file.Path;
 import java.util.Objects;
+import java.util.function.Function;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * Real tier2 processes as a {@link TenantFleet}: every tenant dials through one shared {@link Tier2Client} (a
- * {@code GrpcTier2Client}) and reads its outputs from {@code outputs/<tenant>/}, where the processes'
- * {@link SimulatedJobWorker} writes them. The counts are what the tier1 saw, since the processes keep their own.
+ * {@code GrpcTier2Client}) and reads its outputs where the processes' {@link SimulatedJobWorker} writes them
+ * ({@code outputs/<tenant>/}, or the tenant's key prefix in a bucket). The counts are what the tier1 saw, since the
+ * processes keep their own.
  *
  * <h2>Invariants (guarded by {@code lock})</h2>
  * {@code busy} is the calls admitted and not yet closed, counted once each; {@code peakBusy} its maximum.
@@ -26,7 +28,7 @@ import java.util.concurrent.locks.ReentrantLock;
 public final class GrpcFleet implements TenantFleet {
 
     private final Tier2Client client;
-    private final Path outputs;
+    private final Function<String, OutputStore> outputs;
     private final ReentrantLock lock = new ReentrantLock();
     // guarded by lock
     private long dials;
@@ -46,13 +48,21 @@ public final class GrpcFleet implements TenantFleet {
      * @param outputs the directory the processes write outputs under
      */
     public GrpcFleet(Tier2Client client, Path outputs) {
+        this(client, tenant -> SimulatedJobWorker.outputsOf(outputs, tenant));
+    }
+
+    /**
+     * @param client reaches the tier2 processes
+     * @param outputs the store each tenant's request reads, by tenant name (its request id)
+     */
+    public GrpcFleet(Tier2Client client, Function<String, OutputStore> outputs) {
         this.client = Objects.requireNonNull(client, "client");
         this.outputs = Objects.requireNonNull(outputs, "outputs");
     }
 
     @Override
     public TenantDoor tenant(String name, int stages) {
-        OutputStore store = SimulatedJobWorker.outputsOf(outputs, name);
+        OutputStore store = outputs.apply(name);
         Tier2Client counting = this::dial;
         return new TenantDoor() {
             @Override

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -48,11 +49,20 @@ public final class Tier2Processes implements AutoCloseable {
      */
     public static Tier2Processes start(int count, List<String> args, Path logs, Duration startTimeout)
             throws IOException, InterruptedException {
+        return start(count, args, Map.of(), logs, startTimeout);
+    }
+
+    /**
+     * As {@link #start(int, List, Path, Duration)}, with {@code env} added to each child's environment (the AWS SDK's
+     * credentials for {@code s3://} outputs, say).
+     */
+    public static Tier2Processes start(int count, List<String> args, Map<String, String> env, Path logs,
+                                       Duration startTimeout) throws IOException, InterruptedException {
         Tier2Processes fleet = new Tier2Processes();
         try {
             List<CompletableFuture<String>> firstLines = new ArrayList<>();
             for (int i = 0; i < count; i++) {
-                firstLines.add(fleet.launch(i, args, logs)); // all at once: their JVMs start in parallel
+                firstLines.add(fleet.launch(i, args, env, logs)); // all at once: their JVMs start in parallel
             }
             for (int i = 0; i < count; i++) {
                 fleet.awaitListening(i, firstLines.get(i), logs, startTimeout);
@@ -64,7 +74,8 @@ public final class Tier2Processes implements AutoCloseable {
         }
     }
 
-    private CompletableFuture<String> launch(int i, List<String> args, Path logs) throws IOException {
+    private CompletableFuture<String> launch(int i, List<String> args, Map<String, String> env, Path logs)
+            throws IOException {
         List<String> command = new ArrayList<>();
         command.add(ProcessHandle.current().info().command().orElse(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString()));
@@ -77,6 +88,7 @@ public final class Tier2Processes implements AutoCloseable {
         command.addAll(args);
         ProcessBuilder pb = new ProcessBuilder(command)
                 .redirectError(ProcessBuilder.Redirect.appendTo(logs.resolve("tier2-" + i + ".log").toFile()));
+        pb.environment().putAll(env);
         Process p;
         lock.lock();
         try {

@@ -32,6 +32,30 @@ class FleetCommandTest {
     }
 
     @Test
+    void fleetWithOutputsInS3RunsOnARealS3ServerAndStopsIt() {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = OrderlyCommand.execute(new String[] {"fleet", "--store=s3", "--tenants=2", "--segments=10",
+                "--workers=4", "--instances=2", "--slots=2", "--job-duration=1s", "--time-scale=20",
+                "--output=" + dir.resolve("t.svg")},
+                new PrintWriter(out, true), new PrintWriter(err, true), false);
+        assertEquals(0, code, out + "\n" + err);
+        assertTrue(out.toString().contains("outputs in s3://orderly-fleet/ at http://127.0.0.1:"), out.toString());
+        assertTrue(out.toString().contains("ordered/unordered"), out.toString());
+        assertTrue(ProcessHandle.current().children().noneMatch(ProcessHandle::isAlive),
+                "a tier2 or S3Proxy process outlived the command");
+    }
+
+    @Test
+    void unknownStoreIsABadOption() {
+        StringWriter err = new StringWriter();
+        int code = OrderlyCommand.execute(new String[] {"fleet", "--store=nfs"},
+                new PrintWriter(new StringWriter(), true), new PrintWriter(err, true), false);
+        assertEquals(2, code);
+        assertTrue(err.toString().contains("--store") && err.toString().contains("nfs"), err.toString());
+    }
+
+    @Test
     void killOneAtNeedsTwoInstances() {
         StringWriter err = new StringWriter();
         int code = OrderlyCommand.execute(new String[] {"fleet", "--instances=1", "--kill-one-at=1s"},

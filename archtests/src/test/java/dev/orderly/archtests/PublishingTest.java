@@ -1,0 +1,119 @@
+package dev.orderly.archtests;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import javax.xml.parsers.DocumentBuilderFactory;
+import org.junit.jupiter.api.Test;
+import org.w3c.dom.Document;
+import org.w3c.dom.Element;
+import org.w3c.dom.Node;
+import org.w3c.dom.NodeList;
+
+/**
+ * Orderly is published like a library people depend on: {@code orderly-bom} manages exactly the published
+ * artifacts (those the build installs) and nothing else, at the parent's version; every jar names an
+ * {@code Automatic-Module-Name}; the parent carries the POM metadata a repository asks for. Read from the poms in the
+ * source tree, as a user's build reads them.
+ */
+class PublishingTest {
+
+    private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+
+    private static Document pom(Path file) throws Exception {
+        DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
+        f.setNamespaceAware(false);
+        return f.newDocumentBuilder().parse(file.toFile());
+    }
+
+    /** The text of the first direct child {@code name} of {@code e}, or null. */
+    private static String child(Element e, String name) {
+        for (Node n = e.getFirstChild(); n != null; n = n.getNextSibling()) {
+            if (n instanceof Element c && c.getTagName().equals(name)) {
+                return c.getTextContent().strip();
+            }
+        }
+        return null;
+    }
+
+    private static Element childElement(Element e, String name) {
+        for (Node n = e.getFirstChild(); n != null; n = n.getNextSibling()) {
+            if (n instanceof Element c && c.getTagName().equals(name)) {
+                return c;
+            }
+        }
+        return null;
+    }
+
+    private static List<String> modules() throws Exception {
+        Element root = pom(ROOT.resolve("pom.xml")).getDocumentElement();
+        NodeList list = childElement(root, "modules").getElementsByTagName("module");
+        List<String> modules = new ArrayList<>();
+        for (int i = 0; i < list.getLength(); i++) {
+            modules.add(list.item(i).getTextContent().strip());
+        }
+        return modules;
+    }
+
+    private static boolean published(Document pom) {
+        Element properties = childElement(pom.getDocumentElement(), "properties");
+        return properties == null || !"true".equals(child(properties, "maven.install.skip"));
+    }
+
+    @Test
+    void bomManagesExactlyThePublishedArtifactsAtTheParentsVersion() throws Exception {
+        Element parent = pom(ROOT.resolve("pom.xml")).getDocumentElement();
+        Element bom = pom(ROOT.resolve("bom/pom.xml")).getDocumentElement();
+        assertEquals(null, childElement(bom, "parent"), "the BOM must not inherit the parent's dependencyManagement");
+        assertEquals(child(parent, "version"), child(bom, "version"), "the BOM's version");
+        Set<String> expected = new TreeSet<>();
+        for (String m : modules()) {
+            Document d = pom(ROOT.resolve(m).resolve("pom.xml"));
+            String packaging = child(d.getDocumentElement(), "packaging");
+            if (published(d) && !"pom".equals(packaging)) {
+                expected.add(child(d.getDocumentElement(), "artifactId"));
+            }
+        }
+        Set<String> managed = new TreeSet<>();
+        NodeList deps = childElement(childElement(bom, "dependencyManagement"), "dependencies")
+                .getElementsByTagName("dependency");
+        for (int i = 0; i < deps.getLength(); i++) {
+            Element d = (Element) deps.item(i);
+            assertEquals("dev.orderly", child(d, "groupId"), "the BOM manages Orderly's own artifacts only");
+            assertEquals("${project.version}", child(d, "version"));
+            managed.add(child(d, "artifactId"));
+        }
+        assertTrue(expected.containsAll(Set.of("orderly-api", "orderly-engine", "orderly-grpc", "orderly-s3",
+                "orderly-tier2")), expected.toString());
+        assertEquals(expected, managed);
+    }
+
+    @Test
+    void everyJarNamesItsAutomaticModuleName() throws Exception {
+        for (String m : modules()) {
+            Path file = ROOT.resolve(m).resolve("pom.xml");
+            Document d = pom(file);
+            if ("pom".equals(child(d.getDocumentElement(), "packaging"))) {
+                continue;
+            }
+            String text = Files.readString(file);
+            assertTrue(text.contains("<Automatic-Module-Name>dev.orderly."), m + " names no Automatic-Module-Name");
+        }
+    }
+
+    @Test
+    void parentCarriesTheMetadataARepositoryAsksFor() throws Exception {
+        Element parent = pom(ROOT.resolve("pom.xml")).getDocumentElement();
+        for (String field : List.of("url", "description", "licenses", "developers", "scm")) {
+            assertFalse(childElement(parent, field) == null, "the parent pom lacks <" + field + ">");
+        }
+        assertTrue(child(childElement(parent, "scm"), "connection").startsWith("scm:git:"));
+    }
+}
