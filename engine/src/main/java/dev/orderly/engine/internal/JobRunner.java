@@ -8,6 +8,7 @@ import dev.orderly.api.RequestListener;
 import dev.orderly.api.Tier2Call;
 import dev.orderly.api.Tier2Client;
 import dev.orderly.api.Tier2Exception;
+import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -53,12 +54,14 @@ final class JobRunner {
     private final RequestCounters counters;
     private final RequestListener listener;
     private final Predicate<JobKey> needed;
+    private final LongSupplier reading;
 
     /**
      * @param needed tells whether a unit is still needed; a job whose unit is not stops instead of retrying
+     * @param reading the segment the client waits for now, which every dial carries ({@link Job#readingSegment()})
      */
     JobRunner(String requestId, Tier2Client tier2, DialGate gate, EngineConfig config, RequestCounters counters,
-            RequestListener listener, Predicate<JobKey> needed) {
+            RequestListener listener, Predicate<JobKey> needed, LongSupplier reading) {
         this.requestId = requestId;
         this.tier2 = tier2;
         this.gate = gate;
@@ -66,6 +69,7 @@ final class JobRunner {
         this.counters = counters;
         this.listener = listener;
         this.needed = needed;
+        this.reading = reading;
     }
 
     /** How a job ended without failing the request. */
@@ -136,7 +140,8 @@ final class JobRunner {
         if (!needed.test(key)) {
             return Step.ABANDON;
         }
-        Job job = new Job(requestId, key, ++attempts.dials);
+        // The client may have read past this segment since the check above: the job is then abandoned, rank 0 meanwhile.
+        Job job = new Job(requestId, key, ++attempts.dials, Math.min(reading.getAsLong(), key.segment()));
         counters.dial();
         listener.onDial(job);
         LOG.debug("dial {} attempt {}", key, job.attempt());

@@ -69,7 +69,8 @@ public final class OrderlyEngine implements Engine {
                 ? new QueueGate(new LaunchQueue(plan.workers(), config, listener::onQueued))
                 : new DelayGate(config);
         RunningJobs running = new RunningJobs();
-        JobRunner runner = new JobRunner(id, request.tier2(), gate, config, counters, listener, scheduler::isNeeded);
+        JobRunner runner = new JobRunner(id, request.tier2(), gate, config, counters, listener, scheduler::isNeeded,
+                scheduler::reading);
         OutputWalker walker = new OutputWalker(id, plan, request.outputs(), request.client(), scheduler, counters,
                 listener, deadline, request.resume());
         RequestScope scope = scopes.open(id, scheduler, threadObserver);
