@@ -68,10 +68,14 @@ public final class OrderlyCommand implements Callable<Integer> {
     @Mixin
     private ObservabilityOptions observability;
 
+    @Mixin
+    private AdmissionOptions admission;
+
     @Option(names = "--strategy", paramLabel = "NAME", defaultValue = "all",
             converter = StrategyChoice.Converter.class,
-            description = "ordered, unordered, oracle (a perfect central dispatcher: the limit), both (ordered then"
-                    + " unordered), mixed, or all (ordered, unordered, oracle, then mixed) (default: all).")
+            description = "ordered, unordered, oracle (a perfect central dispatcher: the limit), waiting (ordered"
+                    + " launch whose dials wait in the fleet's waiting room), both (ordered then unordered), mixed, or"
+                    + " all (ordered, unordered, oracle, ordered + waiting room, then mixed) (default: all).")
     private StrategyChoice strategy;
 
     @Option(names = {"-o", "--output"}, paramLabel = "FILE", defaultValue = "orderly-out/timeline.svg",
@@ -232,8 +236,13 @@ public final class OrderlyCommand implements Callable<Integer> {
     }
 
     private Scenario scenario() {
-        Scenario scenario = scenarioOptions.toScenario(spec.commandLine(), env);
+        Scenario scenario = scenarioOptions.toScenario(spec.commandLine(), env)
+                .withAdmission(admission.toAdmission(spec.commandLine()));
         observability.check(spec.commandLine());
+        if (strategy == StrategyChoice.WAITING && !scenario.admission().hasRoom()) {
+            throw new ParameterException(spec.commandLine(), "--strategy=waiting needs --admission=wait, was"
+                    + " --admission=refuse");
+        }
         if (strategy.includesMixed() && scenario.tenants() < 2) {
             throw new ParameterException(spec.commandLine(), "--tenants must be >= 2 for a mixed run (or use"
                     + " --strategy=both), was " + scenario.tenants());
@@ -242,7 +251,7 @@ public final class OrderlyCommand implements Callable<Integer> {
     }
 
     private List<RunSpec> runs(Scenario scenario) {
-        return strategy.runs(scenario.tenants());
+        return strategy.runs(scenario.tenants(), scenario.admission().hasRoom());
     }
 
     private String describe(RunSpec run) {
@@ -251,7 +260,10 @@ public final class OrderlyCommand implements Callable<Integer> {
             case "unordered" -> "unordered: every tenant uses the unordered baseline";
             case "oracle" -> "oracle: a perfect central dispatcher gives each free slot to the lowest waiting unit,"
                     + " tenants in turn";
-            default -> "mixed: tenant-1 uses ordered launch, the other " + (run.tenants() - 1) + " the baseline";
+            case "ordered + waiting room" -> "ordered + waiting room: every tenant uses ordered launch, and a full"
+                    + " instance holds its dials and hands each free slot to the best waiter, tenants in turn";
+            default -> "mixed: tenant-1 uses " + run.tenantStrategies().getFirst().label() + ", the other "
+                    + (run.tenants() - 1) + " the baseline";
         };
     }
 

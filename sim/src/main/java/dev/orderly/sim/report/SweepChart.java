@@ -10,8 +10,8 @@ import java.util.function.ToDoubleFunction;
 /**
  * The sweep's picture: one panel per measure (mean delivery, first segment, total). In a panel x is the job duration
  * as a multiple of the refused delay (log scale) and y the ratio; each fleet fullness gets a colour, with a solid line
- * for ordered/unordered (under 1: ordered launch wins) and a dashed line for ordered/oracle (1 is the limit). A grey
- * line marks 1.
+ * for ordered/unordered (under 1: ordered launch wins), a dashed line for ordered/oracle (1 is the limit) and, when the
+ * sweep ran with the waiting room, a dotted line for ordered + waiting room/oracle. A grey line marks 1.
  */
 public final class SweepChart {
 
@@ -59,6 +59,7 @@ public final class SweepChart {
             for (SweepPoint.Measure m : SweepPoint.Measure.values()) {
                 yMax = Math.max(yMax, finite(p.orderedOverUnordered(m)));
                 yMax = Math.max(yMax, finite(p.orderedOverOracle(m)));
+                yMax = Math.max(yMax, finite(p.waitingOverOracle(m)));
             }
         }
         yMax = Math.ceil(yMax * 5) / 5;
@@ -86,7 +87,8 @@ public final class SweepChart {
     private void panel(StringBuilder svg, SweepPoint.Measure measure, int x0, int y0, TreeSet<Double> xs,
                        TreeSet<Double> fullness, double xMin, double xSpan, double yMax) {
         svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" font-size=\"13\">%s</text>%n", x0, y0 - 14,
-                TimelineSvg.escape(measure.label() + ": ordered/unordered (solid), ordered/oracle (dashed)")));
+                TimelineSvg.escape(measure.label() + ": ordered/unordered (solid), ordered/oracle (dashed)"
+                        + (hasWaiting() ? ", waiting room/oracle (dotted)" : ""))));
         svg.append(String.format(Locale.ROOT, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\""
                 + " stroke=\"#999\"/>%n", x0, y0, PLOT_W, PLOT_H));
         for (double y = 0; y <= yMax + 1e-9; y += yMax > 3 ? 1 : 0.2) {
@@ -111,6 +113,10 @@ public final class SweepChart {
             polyline(svg, line, p -> p.orderedOverUnordered(measure), colour, "", x0, y0, xMin, xSpan, yMax);
             polyline(svg, line, p -> p.orderedOverOracle(measure), colour, " stroke-dasharray=\"6 4\"", x0, y0, xMin,
                     xSpan, yMax);
+            if (hasWaiting()) {
+                polyline(svg, line, p -> p.waitingOverOracle(measure), colour, " stroke-dasharray=\"2 3\"", x0, y0,
+                        xMin, xSpan, yMax);
+            }
         }
     }
 
@@ -142,8 +148,12 @@ public final class SweepChart {
             x += 150;
         }
         svg.append(String.format(Locale.ROOT, "<text x=\"12\" y=\"%d\">Under 1 on a solid line: ordered launch"
-                + " beats the baseline. A dashed line at 1: ordered launch is at the limit (the oracle).</text>%n",
-                y + 26));
+                + " beats the baseline. A dashed line at 1: ordered launch is at the limit (the oracle)%s.</text>%n",
+                y + 26, hasWaiting() ? "; a dotted one: ordered launch with the waiting room is" : ""));
+    }
+
+    private boolean hasWaiting() {
+        return points.stream().anyMatch(p -> p.waiting() != null);
     }
 
     private static int xPixel(double x, int x0, double xMin, double xSpan) {
