@@ -18,10 +18,12 @@ import java.util.TreeSet;
  *       seat in the room, if the room has one; otherwise it is refused at once, exactly as without a room.
  *   <li>A slot given back ({@link #free()}) goes at once to a waiter: to the tenant whose turn it is (tenants take turns,
  *       round robin, in the order they first found the room non-empty), and within that tenant to its lowest rank
- *       (the one its client needs soonest), the earliest arrival among equal ranks. No slot stays free while anyone
- *       waits.
- *   <li>When the room is full, a dial ranked strictly better (lower) than the worst waiter (highest rank, latest
- *       arrival among equal ranks) takes that waiter's seat; the waiter is refused. Otherwise the dial is refused.
+ *       (the one its client needs soonest); among equal ranks to the highest stage (its job also produces the
+ *       partials of the stages under it, so a lower stage's job may never have to run), then the earliest arrival. No
+ *       slot stays free while anyone waits.
+ *   <li>When the room is full, a dial ranked strictly better than the worst waiter (in the order above, over every
+ *       tenant: highest rank, then lowest stage, then latest arrival) takes that waiter's seat; the waiter is refused.
+ *       Otherwise the dial is refused.
  *   <li>A waiter whose wait ends, or whose client goes away, {@link #leave leaves}: its seat is free at once and it is
  *       refused; it never held a slot.
  *   <li>Never more than {@code slots} admitted at once; a room of capacity 0 refuses every dial that finds the instance
@@ -62,16 +64,20 @@ public final class WaitingRoom<T> {
 
     /** One dial at this instance. Its state changes only inside the room's methods, under the owner's lock. */
     public static final class Seat<T> {
+        private final WaitingRoom<T> room;
         private final T payload;
         private final String tenant;
         private final long rank;
+        private final int stage;
         private final long arrival;
         private State state;
 
-        private Seat(T payload, String tenant, long rank, long arrival) {
+        private Seat(WaitingRoom<T> room, T payload, String tenant, long rank, int stage, long arrival) {
+            this.room = room;
             this.payload = payload;
             this.tenant = tenant;
             this.rank = rank;
+            this.stage = stage;
             this.arrival = arrival;
         }
 
@@ -88,6 +94,11 @@ public final class WaitingRoom<T> {
         /** How soon the dial's client needs it: 0 is the segment it waits for now. */
         public long rank() {
             return rank;
+        }
+
+        /** The stage of the dial's job; among equal ranks the higher stage goes first. */
+        public int stage() {
+            return stage;
         }
 
         /** Where the seat stands now. */
@@ -115,9 +126,10 @@ public final class WaitingRoom<T> {
         }
     }
 
-    /** Better first: lower rank, then earlier arrival. */
-    private static final Comparator<Seat<?>> BETTER_FIRST =
-            Comparator.<Seat<?>>comparingLong(s -> s.rank).thenComparingLong(s -> s.arrival);
+    /** Better first: lower rank, then higher stage, then earlier arrival. */
+    private static final Comparator<Seat<?>> BETTER_FIRST = Comparator.<Seat<?>>comparingLong(s -> s.rank)
+            .thenComparing(Comparator.<Seat<?>>comparingInt(s -> s.stage).reversed())
+            .thenComparingLong(s -> s.arrival);
 
     private final int slots;
     private final int capacity;
@@ -150,15 +162,19 @@ public final class WaitingRoom<T> {
      * @param payload what the owner keeps with the seat
      * @param tenant the dial's tenant; tenants take turns for freed slots
      * @param rank how soon its client needs it, {@code >= 0}; lower is sooner
+     * @param stage the stage of its job, {@code >= 0}; among equal ranks a higher stage is better
      * @param mayWait whether the dial asked to wait ({@code max_wait > 0}); one that did not is refused when full
-     * @throws IllegalArgumentException if {@code rank < 0}
+     * @throws IllegalArgumentException if {@code rank < 0} or {@code stage < 0}
      */
-    public Arrival<T> arrive(T payload, String tenant, long rank, boolean mayWait) {
+    public Arrival<T> arrive(T payload, String tenant, long rank, int stage, boolean mayWait) {
         Objects.requireNonNull(tenant, "tenant");
         if (rank < 0) {
             throw new IllegalArgumentException("rank must be >= 0, was " + rank);
         }
-        Seat<T> seat = new Seat<>(payload, tenant, rank, arrivals++);
+        if (stage < 0) {
+            throw new IllegalArgumentException("stage must be >= 0, was " + stage);
+        }
+        Seat<T> seat = new Seat<>(this, payload, tenant, rank, stage, arrivals++);
         if (inUse < slots) {
             assert seated.isEmpty() : "a slot was free while dials waited";
             inUse++;
@@ -172,7 +188,7 @@ public final class WaitingRoom<T> {
         Optional<Seat<T>> displaced = Optional.empty();
         if (seated.size() >= capacity) {
             Seat<T> worst = seated.last();
-            if (worst.rank <= rank) {
+            if (BETTER_FIRST.compare(seat, worst) > 0) { // equal rank and stage: the later arrival is the worse
                 seat.state = State.REFUSED;
                 return new Arrival<>(seat, Optional.empty());
             }
@@ -218,9 +234,13 @@ public final class WaitingRoom<T> {
      *
      * @return true if the seat was WAITING and is now LEFT; false if it had already been admitted (it holds a slot,
      *     which its owner must use or {@link #free() give back}), refused, or had left
+     * @throws IllegalArgumentException if the seat is another room's
      */
     public boolean leave(Seat<T> seat) {
         Objects.requireNonNull(seat, "seat");
+        if (seat.room != this) {
+            throw new IllegalArgumentException("the seat " + seat + " is another room's");
+        }
         if (seat.state != State.WAITING) {
             return false;
         }

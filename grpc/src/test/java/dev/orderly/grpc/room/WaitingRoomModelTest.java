@@ -26,7 +26,7 @@ class WaitingRoomModelTest {
     private static final class Model {
         final int slots;
         final int capacity;
-        final List<long[]> waiting = new ArrayList<>(); // {id, tenant, rank, arrival}
+        final List<long[]> waiting = new ArrayList<>(); // {id, tenant, rank, arrival, stage}
         final List<Long> turns = new ArrayList<>();
         int inUse;
         long arrivals;
@@ -37,7 +37,18 @@ class WaitingRoomModelTest {
         }
 
         /** @return {state ordinal, displaced id or -1} */
-        long[] arrive(long id, long tenant, long rank, boolean mayWait) {
+        /** Whether waiter {@code a} is better than {@code b}: lower rank, then higher stage, then earlier. */
+        static boolean better(long[] a, long[] b) {
+            if (a[2] != b[2]) {
+                return a[2] < b[2];
+            }
+            if (a[4] != b[4]) {
+                return a[4] > b[4];
+            }
+            return a[3] < b[3];
+        }
+
+        long[] arrive(long id, long tenant, long rank, int stage, boolean mayWait) {
             long arrival = arrivals++;
             if (inUse < slots) {
                 inUse++;
@@ -47,14 +58,15 @@ class WaitingRoomModelTest {
                 return new long[] {State.REFUSED.ordinal(), -1};
             }
             long displaced = -1;
+            long[] me = {id, tenant, rank, arrival, stage};
             if (waiting.size() >= capacity) {
                 long[] worst = waiting.getFirst();
                 for (long[] w : waiting) {
-                    if (w[2] > worst[2] || (w[2] == worst[2] && w[3] > worst[3])) {
+                    if (better(worst, w)) {
                         worst = w;
                     }
                 }
-                if (worst[2] <= rank) {
+                if (!better(me, worst)) {
                     return new long[] {State.REFUSED.ordinal(), -1};
                 }
                 remove(worst);
@@ -63,7 +75,7 @@ class WaitingRoomModelTest {
             if (waiting.stream().noneMatch(w -> w[1] == tenant)) {
                 turns.add(tenant);
             }
-            waiting.add(new long[] {id, tenant, rank, arrival});
+            waiting.add(me);
             return new long[] {State.WAITING.ordinal(), displaced};
         }
 
@@ -76,7 +88,7 @@ class WaitingRoomModelTest {
             long tenant = turns.removeFirst();
             long[] best = null;
             for (long[] w : waiting) {
-                if (w[1] == tenant && (best == null || w[2] < best[2] || (w[2] == best[2] && w[3] < best[3]))) {
+                if (w[1] == tenant && (best == null || better(w, best))) {
                     best = w;
                 }
             }
@@ -123,9 +135,10 @@ class WaitingRoomModelTest {
                 long id = nextId++;
                 long tenant = random.nextInt(4);
                 long rank = random.nextInt(8);
+                int stage = random.nextInt(3);
                 boolean mayWait = random.nextInt(5) > 0;
-                Arrival<Long> a = room.arrive(id, "t" + tenant, rank, mayWait);
-                long[] expected = model.arrive(id, tenant, rank, mayWait);
+                Arrival<Long> a = room.arrive(id, "t" + tenant, rank, stage, mayWait);
+                long[] expected = model.arrive(id, tenant, rank, stage, mayWait);
                 assertEquals(State.values()[(int) expected[0]], a.seat().state(), "arrival of " + id);
                 assertEquals(expected[1], a.displaced().map(Seat::payload).orElse(-1L), "displaced by " + id);
                 a.displaced().ifPresent(d -> assertEquals(State.REFUSED, d.state()));

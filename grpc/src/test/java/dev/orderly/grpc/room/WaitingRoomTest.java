@@ -19,13 +19,13 @@ class WaitingRoomTest {
     private static WaitingRoom<String> fullRoom(int slots, int capacity) {
         WaitingRoom<String> room = new WaitingRoom<>(slots, capacity);
         for (int i = 0; i < slots; i++) {
-            assertEquals(State.ADMITTED, room.arrive("running-" + i, "running", 0, false).seat().state());
+            assertEquals(State.ADMITTED, room.arrive("running-" + i, "running", 0, 0, false).seat().state());
         }
         return room;
     }
 
     private static Seat<String> waits(WaitingRoom<String> room, String tenant, long rank) {
-        Arrival<String> a = room.arrive(tenant + "#" + rank, tenant, rank, true);
+        Arrival<String> a = room.arrive(tenant + "#" + rank, tenant, rank, 0, true);
         assertEquals(State.WAITING, a.seat().state(), "a dial that asks to wait at a full instance with room waits");
         return a.seat();
     }
@@ -37,8 +37,8 @@ class WaitingRoomTest {
     @Test
     void aDialThatFindsAFreeSlotIsAdmittedAtOnceWaitingOrNot() {
         WaitingRoom<String> room = new WaitingRoom<>(2, 4);
-        assertEquals(State.ADMITTED, room.arrive("a", "t", 5, true).seat().state());
-        assertEquals(State.ADMITTED, room.arrive("b", "t", 0, false).seat().state());
+        assertEquals(State.ADMITTED, room.arrive("a", "t", 5, 0, true).seat().state());
+        assertEquals(State.ADMITTED, room.arrive("b", "t", 0, 0, false).seat().state());
         assertEquals(2, room.inUse());
         assertEquals(0, room.waiting());
     }
@@ -46,7 +46,7 @@ class WaitingRoomTest {
     @Test
     void aFullInstanceRefusesADialThatDoesNotAskToWait() {
         WaitingRoom<String> room = fullRoom(1, 4);
-        Arrival<String> a = room.arrive("old client", "t", 0, false);
+        Arrival<String> a = room.arrive("old client", "t", 0, 0, false);
         assertEquals(State.REFUSED, a.seat().state());
         assertEquals(0, room.waiting());
     }
@@ -54,7 +54,7 @@ class WaitingRoomTest {
     @Test
     void aRoomOfCapacityZeroRefusesEveryDialAtAFullInstance() {
         WaitingRoom<String> room = fullRoom(1, 0);
-        assertEquals(State.REFUSED, room.arrive("x", "t", 0, true).seat().state());
+        assertEquals(State.REFUSED, room.arrive("x", "t", 0, 0, true).seat().state());
         assertEquals("nobody", freed(room));
         assertEquals(0, room.inUse());
     }
@@ -146,7 +146,7 @@ class WaitingRoomTest {
         WaitingRoom<String> room = fullRoom(1, 2);
         waits(room, "a", 2);
         Seat<String> worst = waits(room, "b", 5);
-        Arrival<String> better = room.arrive("c#1", "c", 1, true);
+        Arrival<String> better = room.arrive("c#1", "c", 1, 0, true);
         assertEquals(State.WAITING, better.seat().state());
         assertSame(worst, better.displaced().orElseThrow());
         assertEquals(State.REFUSED, worst.state());
@@ -159,7 +159,7 @@ class WaitingRoomTest {
         WaitingRoom<String> room = fullRoom(1, 2);
         Seat<String> early = waits(room, "a", 5);
         Seat<String> late = waits(room, "b", 5);
-        Arrival<String> better = room.arrive("c#0", "c", 0, true);
+        Arrival<String> better = room.arrive("c#0", "c", 0, 0, true);
         assertSame(late, better.displaced().orElseThrow());
         assertEquals(State.WAITING, early.state());
     }
@@ -169,7 +169,7 @@ class WaitingRoomTest {
         WaitingRoom<String> room = fullRoom(1, 2);
         waits(room, "a", 2);
         Seat<String> worst = waits(room, "b", 5);
-        Arrival<String> same = room.arrive("c#5", "c", 5, true);
+        Arrival<String> same = room.arrive("c#5", "c", 5, 0, true);
         assertEquals(State.REFUSED, same.seat().state());
         assertTrue(same.displaced().isEmpty());
         assertEquals(State.WAITING, worst.state(), "first come keeps its seat among equals");
@@ -214,7 +214,34 @@ class WaitingRoomTest {
         assertEquals("waiting room capacity must be >= 0, was -1", cap.getMessage());
         WaitingRoom<String> room = new WaitingRoom<>(1, 1);
         IllegalArgumentException rank = assertThrows(IllegalArgumentException.class,
-                () -> room.arrive("x", "t", -1, true));
+                () -> room.arrive("x", "t", -1, 0, true));
         assertEquals("rank must be >= 0, was -1", rank.getMessage());
+        IllegalArgumentException stage = assertThrows(IllegalArgumentException.class,
+                () -> room.arrive("x", "t", 0, -2, true));
+        assertEquals("stage must be >= 0, was -2", stage.getMessage());
+    }
+
+    @Test
+    void aSeatLeavesOnlyItsOwnRoom() {
+        WaitingRoom<String> one = fullRoom(1, 2);
+        WaitingRoom<String> other = fullRoom(1, 2);
+        Seat<String> s = waits(one, "a", 0);
+        waits(other, "a", 0);
+        assertThrows(IllegalArgumentException.class, () -> other.leave(s));
+        assertEquals(State.WAITING, s.state());
+        assertEquals(1, other.waiting());
+    }
+
+    @Test
+    void amongEqualRanksTheHigherStageGoesFirstAndIsTheBetterWhenTheRoomIsFull() {
+        WaitingRoom<String> room = fullRoom(1, 2);
+        Seat<String> low = room.arrive("a#4/0", "a", 4, 0, true).seat();
+        room.arrive("a#4/2", "a", 4, 2, true);
+        assertEquals("a#4/2", freed(room), "the higher stage's job also produces the partials under it");
+        room.arrive("a#4/1", "a", 4, 1, true);
+        Arrival<String> higher = room.arrive("b#4/3", "b", 4, 3, true);
+        assertSame(low, higher.displaced().orElseThrow(), "the lowest stage of the worst rank is the worst waiter");
+        assertEquals(State.REFUSED, room.arrive("c#4/1", "c", 4, 1, true).seat().state(),
+                "no better than the worst (same rank and stage, later): refused");
     }
 }

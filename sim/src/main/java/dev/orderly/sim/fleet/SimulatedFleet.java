@@ -203,7 +203,7 @@ public final class SimulatedFleet implements TenantFleet {
         lock.lock();
         try {
             dials++;
-            if (rooms.get(instance).arrive(null, tenant, 0, false).seat().state() != WaitingRoom.State.ADMITTED) {
+            if (rooms.get(instance).arrive(null, tenant, 0, key.stage(), false).seat().state() != WaitingRoom.State.ADMITTED) {
                 refused++;
                 return 0;
             }
@@ -229,7 +229,7 @@ public final class SimulatedFleet implements TenantFleet {
             dials++;
             Waiter w = new Waiter(lock.newCondition(), tenant, key);
             for (int i : instances) {
-                WaitingRoom.Arrival<Waiter> a = rooms.get(i).arrive(w, tenant, rank, true);
+                WaitingRoom.Arrival<Waiter> a = rooms.get(i).arrive(w, tenant, rank, key.stage(), true);
                 a.displaced().ifPresent(SimulatedFleet::displaced);
                 switch (a.seat().state()) {
                     case ADMITTED -> {
