@@ -16,7 +16,7 @@ import java.util.TreeSet;
  * <ul>
  *   <li>A dial that finds a free slot is admitted at once. A dial that finds the instance full and asks to wait takes a
  *       seat in the room, if the room has one; otherwise it is refused at once, exactly as without a room.
- *   <li>A slot given back ({@link #free()}) goes at once to a waiter: to the tenant whose turn it is (tenants take turns,
+ *   <li>A slot given back ({@link #free}) goes at once to a waiter: to the tenant whose turn it is (tenants take turns,
  *       round robin, in the order they first found the room non-empty), and within that tenant to its lowest rank
  *       (the one its client needs soonest); among equal ranks to the highest stage (its job also produces the
  *       partials of the stages under it, so a lower stage's job may never have to run), then the earliest arrival. No
@@ -54,8 +54,10 @@ public final class WaitingRoom<T> {
     public enum State {
         /** In the room, holding no slot. */
         WAITING,
-        /** Holds a slot: the job may run. The owner gives the slot back with {@link #free()} when the job ends. */
+        /** Holds a slot: the job may run. The owner gives the slot back with {@link #free} when the job ends. */
         ADMITTED,
+        /** Its job ended (or was cancelled) and gave its slot back. */
+        ENDED,
         /** Turned away: the instance was full and the room had no seat for it, or a better-ranked dial took its seat. */
         REFUSED,
         /** Left the room by {@link #leave}: its wait ended or its client went away. */
@@ -136,8 +138,11 @@ public final class WaitingRoom<T> {
     private final TreeSet<Seat<T>> seated = new TreeSet<>(BETTER_FIRST);
     private final Map<String, TreeSet<Seat<T>>> byTenant = new HashMap<>();
     private final ArrayDeque<String> turns = new ArrayDeque<>();
+    private final Map<String, Integer> running = new HashMap<>();
     private int inUse;
     private long arrivals;
+    /** Temporary, for measuring two rules side by side: serve the tenant with the fewest running jobs here first. */
+    private final boolean fewestRunningFirst = Boolean.getBoolean("orderly.room.fewestRunning");
 
     /**
      * @param slots jobs the instance runs at once, {@code >= 1}
@@ -177,8 +182,7 @@ public final class WaitingRoom<T> {
         Seat<T> seat = new Seat<>(this, payload, tenant, rank, stage, arrivals++);
         if (inUse < slots) {
             assert seated.isEmpty() : "a slot was free while dials waited";
-            inUse++;
-            seat.state = State.ADMITTED;
+            admit(seat);
             return new Arrival<>(seat, Optional.empty());
         }
         if (!mayWait || capacity == 0) {
@@ -205,35 +209,68 @@ public final class WaitingRoom<T> {
     }
 
     /**
-     * A job ended (or was cancelled) and gives its slot back. If anyone waits, the slot goes at once to the best waiter
-     * of the tenant whose turn it is, and that tenant's turn passes.
+     * The job of {@code admitted} ended (or was cancelled) and gives its slot back. If anyone waits, the slot goes at
+     * once to the best waiter of the tenant whose turn it is, and that tenant's turn passes.
      *
+     * @param admitted the seat that held the slot; it is ENDED after this call
      * @return the seat now ADMITTED into the slot, if any
-     * @throws IllegalStateException if no slot is in use
+     * @throws IllegalStateException if the seat holds no slot (it was never admitted, or gave its slot back already)
+     * @throws IllegalArgumentException if the seat is another room's
      */
-    public Optional<Seat<T>> free() {
-        if (inUse <= 0) {
-            throw new IllegalStateException("a slot was given back that no job held");
+    public Optional<Seat<T>> free(Seat<T> admitted) {
+        Objects.requireNonNull(admitted, "admitted");
+        if (admitted.room != this) {
+            throw new IllegalArgumentException("the seat " + admitted + " is another room's");
         }
+        if (admitted.state != State.ADMITTED) {
+            throw new IllegalStateException("a slot was given back that " + admitted + " did not hold");
+        }
+        admitted.state = State.ENDED;
         inUse--;
-        String tenant = turns.pollFirst();
+        running.merge(admitted.tenant, -1, Integer::sum);
+        running.remove(admitted.tenant, 0);
+        String tenant = nextTenant();
         if (tenant == null) {
             return Optional.empty();
         }
+        turns.remove(tenant);
         Seat<T> next = byTenant.get(tenant).first();
         unseat(next, State.ADMITTED);
         if (byTenant.containsKey(tenant)) {
             turns.addLast(tenant); // still has waiters: back of the line
         }
-        inUse++;
+        admit(next);
         return Optional.of(next);
+    }
+
+    /** The tenant whose waiter gets the next freed slot, or null if nobody waits. */
+    private String nextTenant() {
+        if (!fewestRunningFirst) {
+            return turns.peekFirst();
+        }
+        String best = null;
+        int fewest = Integer.MAX_VALUE;
+        for (String t : turns) {
+            int r = running.getOrDefault(t, 0);
+            if (r < fewest) {
+                best = t;
+                fewest = r;
+            }
+        }
+        return best;
+    }
+
+    private void admit(Seat<T> seat) {
+        inUse++;
+        running.merge(seat.tenant, 1, Integer::sum);
+        seat.state = State.ADMITTED;
     }
 
     /**
      * A waiter leaves: its wait ended, or its client went away. Leaving is idempotent.
      *
      * @return true if the seat was WAITING and is now LEFT; false if it had already been admitted (it holds a slot,
-     *     which its owner must use or {@link #free() give back}), refused, or had left
+     *     which its owner must use or {@link #free give back}), refused, or had left
      * @throws IllegalArgumentException if the seat is another room's
      */
     public boolean leave(Seat<T> seat) {

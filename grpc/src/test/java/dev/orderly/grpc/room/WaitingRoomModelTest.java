@@ -149,9 +149,10 @@ class WaitingRoomModelTest {
             } else if (op < 7) {
                 if (!holding.isEmpty()) {
                     // A job ends (or its client cancels it): its slot goes back, once.
-                    holding.remove(random.nextInt(holding.size()));
+                    Seat<Long> ending = holding.remove(random.nextInt(holding.size()));
                     long expected = model.free();
-                    var admitted = room.free();
+                    var admitted = room.free(ending);
+                    assertEquals(State.ENDED, ending.state());
                     assertEquals(expected, admitted.map(Seat::payload).orElse(-1L), "freed slot at step " + step);
                     admitted.ifPresent(s -> {
                         assertEquals(State.ADMITTED, s.state());

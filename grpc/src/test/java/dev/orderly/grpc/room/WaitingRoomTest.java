@@ -9,36 +9,51 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.orderly.grpc.room.WaitingRoom.Arrival;
 import dev.orderly.grpc.room.WaitingRoom.Seat;
 import dev.orderly.grpc.room.WaitingRoom.State;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class WaitingRoomTest {
 
+    /** The seats holding each room's slots, oldest first: {@link #freed} ends the oldest job. */
+    private final Map<WaitingRoom<String>, ArrayDeque<Seat<String>>> holding = new IdentityHashMap<>();
+
     /** A room of {@code slots} slots, every one taken by a job of tenant "running". */
-    private static WaitingRoom<String> fullRoom(int slots, int capacity) {
+    private WaitingRoom<String> fullRoom(int slots, int capacity) {
         WaitingRoom<String> room = new WaitingRoom<>(slots, capacity);
         for (int i = 0; i < slots; i++) {
-            assertEquals(State.ADMITTED, room.arrive("running-" + i, "running", 0, 0, false).seat().state());
+            admitted(room, room.arrive("running-" + i, "running", 0, 0, false));
         }
         return room;
     }
 
-    private static Seat<String> waits(WaitingRoom<String> room, String tenant, long rank) {
+    private void admitted(WaitingRoom<String> room, Arrival<String> a) {
+        assertEquals(State.ADMITTED, a.seat().state());
+        holding.computeIfAbsent(room, r -> new ArrayDeque<>()).addLast(a.seat());
+    }
+
+    private Seat<String> waits(WaitingRoom<String> room, String tenant, long rank) {
         Arrival<String> a = room.arrive(tenant + "#" + rank, tenant, rank, 0, true);
         assertEquals(State.WAITING, a.seat().state(), "a dial that asks to wait at a full instance with room waits");
         return a.seat();
     }
 
-    private static String freed(WaitingRoom<String> room) {
-        return room.free().map(Seat::payload).orElse("nobody");
+    /** The oldest job of the room ends; says who got its slot. */
+    private String freed(WaitingRoom<String> room) {
+        Optional<Seat<String>> next = room.free(holding.get(room).removeFirst());
+        next.ifPresent(s -> holding.get(room).addLast(s));
+        return next.map(Seat::payload).orElse("nobody");
     }
 
     @Test
     void aDialThatFindsAFreeSlotIsAdmittedAtOnceWaitingOrNot() {
         WaitingRoom<String> room = new WaitingRoom<>(2, 4);
-        assertEquals(State.ADMITTED, room.arrive("a", "t", 5, 0, true).seat().state());
-        assertEquals(State.ADMITTED, room.arrive("b", "t", 0, 0, false).seat().state());
+        admitted(room, room.arrive("a", "t", 5, 0, true));
+        admitted(room, room.arrive("b", "t", 0, 0, false));
         assertEquals(2, room.inUse());
         assertEquals(0, room.waiting());
     }
@@ -132,7 +147,7 @@ class WaitingRoomTest {
         WaitingRoom<String> room = fullRoom(1, 4);
         Seat<String> s = waits(room, "a", 0);
         assertEquals("a#0", freed(room));
-        assertFalse(room.leave(s), "an admitted seat holds a slot: its owner must give it back with free()");
+        assertFalse(room.leave(s), "an admitted seat holds a slot: its owner must give it back with free");
         assertEquals(State.ADMITTED, s.state());
         assertEquals(1, room.inUse());
         Seat<String> t = waits(room, "a", 1);
@@ -184,14 +199,27 @@ class WaitingRoomTest {
         }
         assertEquals(3, room.inUse());
         for (int i = 0; i < 5; i++) {
-            assertTrue(room.free().isPresent());
+            assertTrue(!"nobody".equals(freed(room)));
             assertEquals(3, room.inUse(), "a freed slot is handed over, not added");
         }
+        Seat<String> last = holding.get(room).getLast();
         for (int i = 0; i < 3; i++) {
-            assertTrue(room.free().isEmpty());
+            assertEquals("nobody", freed(room));
         }
         assertEquals(0, room.inUse());
-        assertThrows(IllegalStateException.class, room::free, "a slot no job held can not be given back");
+        assertEquals(State.ENDED, last.state());
+        assertThrows(IllegalStateException.class, () -> room.free(last), "a slot can not be given back twice");
+        Seat<String> refused = fullRoom(1, 0).arrive("r", "t", 0, 0, true).seat();
+        assertThrows(IllegalArgumentException.class, () -> room.free(refused), "another room's seat");
+    }
+
+    @Test
+    void aSeatThatNeverHeldASlotCanNotGiveOneBack() {
+        WaitingRoom<String> room = fullRoom(1, 2);
+        Seat<String> waiting = waits(room, "a", 0);
+        assertThrows(IllegalStateException.class, () -> room.free(waiting));
+        assertEquals(State.WAITING, waiting.state());
+        assertEquals(1, room.inUse());
     }
 
     @Test

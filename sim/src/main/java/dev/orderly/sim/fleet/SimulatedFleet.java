@@ -90,7 +90,7 @@ public final class SimulatedFleet implements TenantFleet {
     }
 
     /** A dial waiting in one or more rooms. Its fields are guarded by the fleet's lock. */
-    private static final class Waiter {
+    static final class Waiter {
         final Condition admitted;
         final String tenant;
         final JobKey key;
@@ -98,6 +98,7 @@ public final class SimulatedFleet implements TenantFleet {
         final List<Integer> seatInstances = new ArrayList<>();
         int instance = -1;
         int admission;
+        WaitingRoom.Seat<Waiter> slot;
 
         Waiter(Condition admitted, String tenant, JobKey key) {
             this.admitted = admitted;
@@ -110,9 +111,16 @@ public final class SimulatedFleet implements TenantFleet {
         }
     }
 
-    /** Where a waiting dial was admitted, or {@code instance == -1} if it was refused. */
-    record Admitted(int instance, int admission) {
-        static final Admitted REFUSED = new Admitted(-1, 0);
+    /**
+     * Where a dial was admitted, the unit's admission number (from 1), and the seat that holds the slot; or
+     * {@link #REFUSED}.
+     */
+    record Admitted(int instance, int admission, WaitingRoom.Seat<Waiter> slot) {
+        static final Admitted REFUSED = new Admitted(-1, 0, null);
+
+        boolean refused() {
+            return instance < 0;
+        }
     }
 
     /** The configuration of this fleet. */
@@ -194,20 +202,17 @@ public final class SimulatedFleet implements TenantFleet {
         }
     }
 
-    /**
-     * Takes a slot on {@code instance} if it has one.
-     *
-     * @return the admission number of this unit for this tenant (from 1), or 0 if the instance is full
-     */
-    int tryAdmit(int instance, String tenant, JobKey key) {
+    /** Takes a slot on {@code instance} if it has one; {@link Admitted#REFUSED} if the instance is full. */
+    Admitted tryAdmit(int instance, String tenant, JobKey key) {
         lock.lock();
         try {
             dials++;
-            if (rooms.get(instance).arrive(null, tenant, 0, key.stage(), false).seat().state() != WaitingRoom.State.ADMITTED) {
+            WaitingRoom.Seat<Waiter> seat = rooms.get(instance).arrive(null, tenant, 0, key.stage(), false).seat();
+            if (seat.state() != WaitingRoom.State.ADMITTED) {
                 refused++;
-                return 0;
+                return Admitted.REFUSED;
             }
-            return admittedLocked(tenant, key);
+            return new Admitted(instance, admittedLocked(tenant, key), seat);
         } finally {
             lock.unlock();
         }
@@ -235,8 +240,9 @@ public final class SimulatedFleet implements TenantFleet {
                     case ADMITTED -> {
                         w.instance = i;
                         w.admission = admittedLocked(tenant, key);
+                        w.slot = a.seat();
                         leaveOtherRooms(w);
-                        return new Admitted(i, w.admission);
+                        return new Admitted(i, w.admission, w.slot);
                     }
                     case WAITING -> {
                         w.seats.add(a.seat());
@@ -254,12 +260,12 @@ public final class SimulatedFleet implements TenantFleet {
                 leaveOtherRooms(w);
                 if (w.instance >= 0) {
                     // Handed a slot as the interrupt came: the job is cancelled before it ran, so the slot goes back.
-                    releaseLocked(w.instance, null);
+                    releaseLocked(w.instance, w.slot, null);
                 }
                 throw e;
             }
             if (w.instance >= 0) {
-                return new Admitted(w.instance, w.admission);
+                return new Admitted(w.instance, w.admission, w.slot);
             }
             leaveOtherRooms(w);
             refused++;
@@ -292,21 +298,24 @@ public final class SimulatedFleet implements TenantFleet {
         return admissionsPerUnit.computeIfAbsent(tenant, t -> new HashMap<>()).merge(key, 1, Integer::sum);
     }
 
-    /** Gives a slot back; called once per admission, with null as the outcome of a cancelled job. */
-    void release(int instance, Fate.Outcome outcome) {
+    /** Gives the slot {@code slot} holds back; called once per admission, with null as a cancelled job's outcome. */
+    void release(int instance, WaitingRoom.Seat<Waiter> slot, Fate.Outcome outcome) {
         lock.lock();
         try {
-            releaseLocked(instance, outcome);
+            releaseLocked(instance, slot, outcome);
         } finally {
             lock.unlock();
         }
     }
 
     /** Gives a slot back and hands it at once to the room's next waiter, if any. Holds the lock. */
-    private void releaseLocked(int instance, Fate.Outcome outcome) {
+    private void releaseLocked(int instance, WaitingRoom.Seat<Waiter> slot, Fate.Outcome outcome) {
         WaitingRoom<Waiter> room = rooms.get(instance);
-        if (room.inUse() <= 0) {
-            throw new IllegalStateException("instance " + instance + " released a slot it did not hold");
+        Optional<WaitingRoom.Seat<Waiter>> next;
+        try {
+            next = room.free(slot);
+        } catch (IllegalStateException | IllegalArgumentException e) {
+            throw new IllegalStateException("instance " + instance + " released a slot it did not hold", e);
         }
         busy--;
         if (outcome == null) {
@@ -314,10 +323,10 @@ public final class SimulatedFleet implements TenantFleet {
         } else {
             ended[outcome.ordinal()]++;
         }
-        Optional<WaitingRoom.Seat<Waiter>> next = room.free();
         if (next.isPresent()) {
             Waiter w = next.get().payload();
             w.instance = instance;
+            w.slot = next.get();
             w.admission = admittedLocked(w.tenant, w.key);
             leaveOtherRooms(w);
             w.admitted.signal();

@@ -88,12 +88,16 @@ public final class SimulatedTier2 implements Tier2Client, TenantDoor {
      * null if the instance is full. The load balancer's dial and the oracle's dispatcher both admit through here.
      */
     SimulatedCall admitOn(int instance, JobKey key) {
-        int admission = fleet.tryAdmit(instance, name, key);
-        if (admission == 0) {
+        return called(fleet.tryAdmit(instance, name, key), key);
+    }
+
+    /** The call of an admitted job, with the fate the seed gives that admission; null if it was refused. */
+    private SimulatedCall called(SimulatedFleet.Admitted a, JobKey key) {
+        if (a.refused()) {
             return null;
         }
-        Fate fate = fleet.draws().admission(name, key, admission, key.stage() == lastStage);
-        return new SimulatedCall(this, instance, key, fate);
+        Fate fate = fleet.draws().admission(name, key, a.admission(), key.stage() == lastStage);
+        return new SimulatedCall(this, a, key, fate);
     }
 
     /** Waits for a slot at {@code waitAt} instances from {@code first} on; null if refused or the wait ended. */
@@ -103,13 +107,8 @@ public final class SimulatedTier2 implements Tier2Client, TenantDoor {
             instances[i] = (first + i) % fleet.config().instances();
         }
         JobKey key = job.key();
-        SimulatedFleet.Admitted a = fleet.admitOrWait(instances, name, key, job.rank(),
-                fleet.config().timeScale().toWall(maxWait));
-        if (a.instance() < 0) {
-            return null;
-        }
-        Fate fate = fleet.draws().admission(name, key, a.admission(), key.stage() == lastStage);
-        return new SimulatedCall(this, a.instance(), key, fate);
+        return called(fleet.admitOrWait(instances, name, key, job.rank(), fleet.config().timeScale().toWall(maxWait)),
+                key);
     }
 
     SimulatedFleet fleet() {
