@@ -16,8 +16,10 @@ import java.util.TreeSet;
  * <ul>
  *   <li>A dial that finds a free slot is admitted at once. A dial that finds the instance full and asks to wait takes a
  *       seat in the room, if the room has one; otherwise it is refused at once, exactly as without a room.
- *   <li>A slot given back ({@link #free}) goes at once to a waiter: to the tenant whose turn it is (tenants take turns,
- *       round robin, in the order they first found the room non-empty), and within that tenant to its lowest rank
+ *   <li>A slot given back ({@link #free}) goes at once to a waiter: to the waiting tenant with the fewest jobs running
+ *       on this instance, and among tenants with as many to the one whose turn it is (tenants take turns, round robin:
+ *       a tenant served goes to the back of the line, a tenant that starts waiting joins it at the back); within that
+ *       tenant to its lowest rank
  *       (the one its client needs soonest); among equal ranks to the highest stage (its job also produces the
  *       partials of the stages under it, so a lower stage's job may never have to run), then the earliest arrival. No
  *       slot stays free while anyone waits.
@@ -47,6 +49,7 @@ public final class WaitingRoom<T> {
      *    in the same call that gives it back).
      *  - Every WAITING seat is in exactly one place in each of: seated (all waiters by rank), byTenant.get(tenant)
      *    (the tenant's waiters by rank); its tenant is in turns exactly once. A tenant with no waiter is in neither.
+     *  - running.get(t) is the number of ADMITTED seats of tenant t (absent when 0); their sum is inUse.
      *  - A seat leaves WAITING exactly once, to ADMITTED, REFUSED or LEFT, and never changes state again.
      */
 
@@ -141,8 +144,6 @@ public final class WaitingRoom<T> {
     private final Map<String, Integer> running = new HashMap<>();
     private int inUse;
     private long arrivals;
-    /** Temporary, for measuring two rules side by side: serve the tenant with the fewest running jobs here first. */
-    private final boolean fewestRunningFirst = Boolean.getBoolean("orderly.room.fewestRunning");
 
     /**
      * @param slots jobs the instance runs at once, {@code >= 1}
@@ -210,7 +211,8 @@ public final class WaitingRoom<T> {
 
     /**
      * The job of {@code admitted} ended (or was cancelled) and gives its slot back. If anyone waits, the slot goes at
-     * once to the best waiter of the tenant whose turn it is, and that tenant's turn passes.
+     * once to the best waiter of the waiting tenant with the fewest jobs running here (round robin among equals), and
+     * that tenant goes to the back of the turns.
      *
      * @param admitted the seat that held the slot; it is ENDED after this call
      * @return the seat now ADMITTED into the slot, if any
@@ -243,11 +245,11 @@ public final class WaitingRoom<T> {
         return Optional.of(next);
     }
 
-    /** The tenant whose waiter gets the next freed slot, or null if nobody waits. */
+    /**
+     * The tenant whose waiter gets the next freed slot, or null if nobody waits: of the tenants with a waiter, the one
+     * with the fewest jobs running here, the earliest in the turns among equals. O(waiting tenants).
+     */
     private String nextTenant() {
-        if (!fewestRunningFirst) {
-            return turns.peekFirst();
-        }
         String best = null;
         int fewest = Integer.MAX_VALUE;
         for (String t : turns) {

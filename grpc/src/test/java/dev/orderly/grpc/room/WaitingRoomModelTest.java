@@ -28,6 +28,7 @@ class WaitingRoomModelTest {
         final int capacity;
         final List<long[]> waiting = new ArrayList<>(); // {id, tenant, rank, arrival, stage}
         final List<Long> turns = new ArrayList<>();
+        final Map<Long, Integer> running = new HashMap<>();
         int inUse;
         long arrivals;
 
@@ -52,6 +53,7 @@ class WaitingRoomModelTest {
             long arrival = arrivals++;
             if (inUse < slots) {
                 inUse++;
+                running.merge(tenant, 1, Integer::sum);
                 return new long[] {State.ADMITTED.ordinal(), -1};
             }
             if (!mayWait || capacity == 0) {
@@ -80,12 +82,19 @@ class WaitingRoomModelTest {
         }
 
         /** @return the id admitted, or -1 */
-        long free() {
+        long free(long endingTenant) {
             inUse--;
+            running.merge(endingTenant, -1, Integer::sum);
             if (turns.isEmpty()) {
                 return -1;
             }
-            long tenant = turns.removeFirst();
+            long tenant = turns.getFirst();
+            for (long t : turns) {
+                if (running.getOrDefault(t, 0) < running.getOrDefault(tenant, 0)) {
+                    tenant = t;
+                }
+            }
+            turns.remove(Long.valueOf(tenant));
             long[] best = null;
             for (long[] w : waiting) {
                 if (w[1] == tenant && (best == null || better(w, best))) {
@@ -93,10 +102,12 @@ class WaitingRoomModelTest {
                 }
             }
             remove(best);
-            if (waiting.stream().anyMatch(w -> w[1] == tenant)) {
-                turns.add(tenant);
+            long served = tenant;
+            if (waiting.stream().anyMatch(w -> w[1] == served)) {
+                turns.add(served);
             }
             inUse++;
+            running.merge(served, 1, Integer::sum);
             return best[0];
         }
 
@@ -150,7 +161,7 @@ class WaitingRoomModelTest {
                 if (!holding.isEmpty()) {
                     // A job ends (or its client cancels it): its slot goes back, once.
                     Seat<Long> ending = holding.remove(random.nextInt(holding.size()));
-                    long expected = model.free();
+                    long expected = model.free(Long.parseLong(ending.tenant().substring(1)));
                     var admitted = room.free(ending);
                     assertEquals(State.ENDED, ending.state());
                     assertEquals(expected, admitted.map(Seat::payload).orElse(-1L), "freed slot at step " + step);

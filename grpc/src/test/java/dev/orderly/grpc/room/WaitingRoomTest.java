@@ -91,7 +91,7 @@ class WaitingRoomTest {
     }
 
     @Test
-    void tenantsTakeTurnsForFreedSlotsWhateverTheirRanks() {
+    void tenantsThatRunAsManyHereTakeTurnsForFreedSlotsWhateverTheirRanks() {
         WaitingRoom<String> room = fullRoom(1, 10);
         waits(room, "a", 0);
         waits(room, "a", 1);
@@ -271,5 +271,20 @@ class WaitingRoomTest {
         assertSame(low, higher.displaced().orElseThrow(), "the lowest stage of the worst rank is the worst waiter");
         assertEquals(State.REFUSED, room.arrive("c#4/1", "c", 4, 1, true).seat().state(),
                 "no better than the worst (same rank and stage, later): refused");
+    }
+
+    @Test
+    void aFreedSlotGoesFirstToTheWaitingTenantWithTheFewestJobsRunningHere() {
+        WaitingRoom<String> room = new WaitingRoom<>(3, 10);
+        admitted(room, room.arrive("a-run-1", "a", 0, 0, false));
+        admitted(room, room.arrive("a-run-2", "a", 0, 0, false));
+        admitted(room, room.arrive("b-run", "b", 0, 0, false));
+        waits(room, "a", 0);
+        waits(room, "b", 5);
+        waits(room, "c", 9);
+        assertEquals("c#9", freed(room), "c runs nothing here: first, though a is first in the turns");
+        // The next two slots freed are a's and b's own: each then runs fewer here than the other waiting tenant.
+        assertEquals("a#0", freed(room));
+        assertEquals("b#5", freed(room));
     }
 }
