@@ -1,6 +1,7 @@
 package dev.orderly.sim.cli;
 
 import dev.orderly.api.EngineConfig;
+import dev.orderly.sim.fleet.Admission;
 import dev.orderly.sim.fleet.FaultRates;
 import dev.orderly.sim.fleet.FleetConfig;
 import dev.orderly.sim.report.Report;
@@ -45,8 +46,9 @@ import picocli.CommandLine.Spec;
                     + " slots, an instance at its limit refuses a job at once, and a refused job dials again.",
             "It runs the scenario with ordered launch (the job the client reads first gets the next free slot), with"
                     + " the unordered baseline (every refused job redials on its own), with the oracle (a perfect"
-                    + " central dispatcher, the limit), and mixed (one ordered tenant among unordered ones); then"
-                    + " prints a table and writes a picture.",
+                    + " central dispatcher, the limit), with ordered launch whose dials wait in each instance's"
+                    + " waiting room (a full instance hands its next free slot to the best waiter), and mixed (one"
+                    + " ordered tenant among unordered ones); then prints a table and writes a picture.",
             "Durations are simulated time, written as Go durations like 250ms, 1.5s or 1m30s (the engine's environment"
                     + " variables use the same form); --time-scale sets how fast it runs.",
             "The engine reads its environment variables (SUBSTREAMS_WORKER_LAUNCH_WINDOW_PERCENT, _LAUNCH_WINDOW_MAX,"
@@ -195,6 +197,13 @@ public final class OrderlyCommand implements Callable<Integer> {
         out.println("total: start -> last segment delivered. dials/s: dials per simulated second on the fleet.");
         out.println("failures: jobs that got in and then failed (retried unless fatal or out of retries).");
         out.println("ratios: '-' when both times are under 0.05s (noise); '>Nx' when only the divisor is.");
+        if (report.waitingRow().isPresent()) {
+            Admission a = scenario.admission();
+            out.printf(Locale.ROOT, "waiting room: a full instance holds a dial that asks to wait (up to %s, at %d"
+                            + " instances at once, %d seats each) and hands it the next free slot; dials are the"
+                            + " engines' dials (one waiting at %d instances is up to %d calls).%n",
+                    DurationConverter.format(a.maxWait()), a.waitAt(), a.room(), a.waitAt(), a.waitAt());
+        }
         for (String note : report.notes()) {
             out.println(note);
         }
