@@ -3,17 +3,22 @@ package dev.orderly.api;
 import java.util.Objects;
 
 /**
- * What a tier2 is asked to run: one unit of one request, on a given attempt.
+ * What a tier2 is asked to run: one unit of one request, on a given attempt, and how soon the request's client needs
+ * it.
  *
  * @param requestId the id of the request the unit belongs to
  * @param key the unit
  * @param attempt the dial count of this unit, from 1; every dial, refused or not, counts
+ * @param readingSegment the segment the request's client waited for when the job dialed, between 0 and
+ *     {@code key.segment()}: a job is dialed only for a segment the client has not read yet, so its {@link #rank()}
+ *     is never negative. A tier2 with a waiting room hands freed slots to the lowest rank first.
  */
-public record Job(String requestId, JobKey key, int attempt) {
+public record Job(String requestId, JobKey key, int attempt, long readingSegment) {
 
     /**
      * @throws NullPointerException if {@code requestId} or {@code key} is null
-     * @throws IllegalArgumentException if {@code attempt < 1}
+     * @throws IllegalArgumentException if {@code attempt < 1}, or {@code readingSegment} is negative or past
+     *     {@code key.segment()}
      */
     public Job {
         Objects.requireNonNull(requestId, "requestId");
@@ -21,5 +26,25 @@ public record Job(String requestId, JobKey key, int attempt) {
         if (attempt < 1) {
             throw new IllegalArgumentException("attempt must be >= 1, was " + attempt);
         }
+        if (readingSegment < 0 || readingSegment > key.segment()) {
+            throw new IllegalArgumentException("readingSegment must be between 0 and the job's segment "
+                    + key.segment() + ", was " + readingSegment);
+        }
+    }
+
+    /**
+     * A job whose client waits for its own segment ({@code readingSegment = key.segment()}, rank 0): what a caller
+     * that knows nothing of the client's position means.
+     *
+     * @throws NullPointerException if {@code requestId} or {@code key} is null
+     * @throws IllegalArgumentException if {@code attempt < 1}
+     */
+    public Job(String requestId, JobKey key, int attempt) {
+        this(requestId, key, attempt, Objects.requireNonNull(key, "key").segment());
+    }
+
+    /** How far ahead of its client the job is: {@code key.segment() - readingSegment}, 0 for the segment it reads. */
+    public long rank() {
+        return key.segment() - readingSegment;
     }
 }

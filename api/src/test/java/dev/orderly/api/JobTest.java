@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** {@link Job}: nulls are rejected naming the field; attempts count from 1. */
+/** {@link Job}: nulls are rejected naming the field; attempts count from 1; the rank is never negative. */
 @Timeout(value = 10, unit = TimeUnit.SECONDS)
 class JobTest {
 
@@ -40,5 +40,34 @@ class JobTest {
         assertEquals("r-1", job.requestId());
         assertEquals(KEY, job.key());
         assertEquals(1, job.attempt());
+    }
+
+    @Test
+    void theThreeArgumentJobWaitsForItsOwnSegment() {
+        Job job = new Job("r", KEY, 2);
+        assertEquals(3, job.readingSegment());
+        assertEquals(0, job.rank());
+        assertEquals(new Job("r", KEY, 2, 3), job);
+    }
+
+    @Test
+    void theRankIsHowFarTheJobIsAheadOfItsClient() {
+        Job job = new Job("r", new JobKey(10, 0), 1, 4);
+        assertEquals(4, job.readingSegment());
+        assertEquals(6, job.rank());
+    }
+
+    @ParameterizedTest
+    @ValueSource(longs = {-1, 4, Long.MAX_VALUE, Long.MIN_VALUE})
+    void aReadingSegmentBelowZeroOrPastTheJobsSegmentIsRejectedNamingTheFieldAndTheValue(long reading) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> new Job("r", KEY, 1, reading));
+        assertEquals("readingSegment must be between 0 and the job's segment 3, was " + reading, e.getMessage());
+    }
+
+    @Test
+    void aNullKeyIsRejectedNamingTheFieldByTheFourArgumentConstructorToo() {
+        NullPointerException e = assertThrows(NullPointerException.class, () -> new Job("r", null, 1, 0));
+        assertEquals("key", e.getMessage());
     }
 }

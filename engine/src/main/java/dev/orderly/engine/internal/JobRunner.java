@@ -8,6 +8,7 @@ import dev.orderly.api.RequestListener;
 import dev.orderly.api.Tier2Call;
 import dev.orderly.api.Tier2Client;
 import dev.orderly.api.Tier2Exception;
+import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -65,14 +66,16 @@ final class JobRunner {
     private final RequestListener listener;
     private final Predicate<JobKey> needed;
     private final StallWatch stall;
+    private final LongSupplier reading;
 
     /**
      * @param needed tells whether a unit is still needed (false too once the request stopped); a job whose unit is
      *     not stops instead of dialing, retrying or failing
      * @param stall hears every error and admission, to warn of a request that only ever hears "no"
+     * @param reading the segment the client waits for now, which every dial carries ({@link Job#readingSegment()})
      */
     JobRunner(String requestId, Tier2Client tier2, DialGate gate, EngineConfig config, RequestCounters counters,
-            RequestListener listener, Predicate<JobKey> needed, StallWatch stall) {
+            RequestListener listener, Predicate<JobKey> needed, StallWatch stall, LongSupplier reading) {
         this.stall = stall;
         this.requestId = requestId;
         this.tier2 = tier2;
@@ -81,6 +84,7 @@ final class JobRunner {
         this.counters = counters;
         this.listener = listener;
         this.needed = needed;
+        this.reading = reading;
     }
 
     /** How a job ended without failing the request. */
@@ -175,7 +179,8 @@ final class JobRunner {
         if (!handle.dialing(true)) {
             return handle.cancelled() ? Step.ABANDON : Step.WITHDRAW;
         }
-        Job job = new Job(requestId, key, ++attempts.dials);
+        // The client may have read past this segment since the check above: the job is then abandoned, rank 0 meanwhile.
+        Job job = new Job(requestId, key, ++attempts.dials, Math.min(reading.getAsLong(), key.segment()));
         Tier2Call call = null;
         Tier2Exception error = null;
         try {

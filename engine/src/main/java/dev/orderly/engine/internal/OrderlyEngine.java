@@ -73,7 +73,7 @@ public final class OrderlyEngine implements Engine {
         // A job asks before every dial: past the deadline the request is as good as stopped, even while the walker
         // still waits for a busy client to return and notice.
         JobRunner runner = new JobRunner(id, request.tier2(), gate, config, counters, listener,
-                key -> deadline.remainingNanos() > 0 && scheduler.isNeeded(key), stall);
+                key -> deadline.remainingNanos() > 0 && scheduler.isNeeded(key), stall, scheduler::reading);
         OutputWalker walker = new OutputWalker(id, plan, request.outputs(), request.client(), scheduler, counters,
                 listener, deadline, request.resume(), running::withdrawHighestWaiting, stall::last);
         RequestScope scope = scopes.open(id, scheduler, threadObserver);

@@ -325,6 +325,16 @@ final class Scheduler {
         }
     }
 
+    /** The segment the client waits for now; a dial carries it so that a tier2 can rank the job. */
+    long reading() {
+        lock.lock();
+        try {
+            return board.reading();
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Diagnostic: the number of segments whose unit states are kept (bounded by the look-ahead). */
     int trackedSegments() {
         lock.lock();

@@ -1,6 +1,7 @@
 package dev.orderly.sim.cli;
 
 import dev.orderly.api.EngineConfig;
+import dev.orderly.sim.fleet.Admission;
 import dev.orderly.sim.fleet.FaultRates;
 import dev.orderly.sim.fleet.FleetConfig;
 import dev.orderly.sim.report.Report;
@@ -45,8 +46,9 @@ import picocli.CommandLine.Spec;
                     + " slots, an instance at its limit refuses a job at once, and a refused job dials again.",
             "It runs the scenario with ordered launch (the job the client reads first gets the next free slot), with"
                     + " the unordered baseline (every refused job redials on its own), with the oracle (a perfect"
-                    + " central dispatcher, the limit), and mixed (one ordered tenant among unordered ones); then"
-                    + " prints a table and writes a picture.",
+                    + " central dispatcher, the limit), with ordered launch whose dials wait in each instance's"
+                    + " waiting room (a full instance hands its next free slot to the best waiter), and mixed (one"
+                    + " ordered tenant among unordered ones); then prints a table and writes a picture.",
             "Durations are simulated time, written as Go durations like 250ms, 1.5s or 1m30s (the engine's environment"
                     + " variables use the same form); --time-scale sets how fast it runs.",
             "The engine reads its environment variables (SUBSTREAMS_WORKER_LAUNCH_WINDOW_PERCENT, _LAUNCH_WINDOW_MAX,"
@@ -68,10 +70,14 @@ public final class OrderlyCommand implements Callable<Integer> {
     @Mixin
     private ObservabilityOptions observability;
 
+    @Mixin
+    private AdmissionOptions admission;
+
     @Option(names = "--strategy", paramLabel = "NAME", defaultValue = "all",
             converter = StrategyChoice.Converter.class,
-            description = "ordered, unordered, oracle (a perfect central dispatcher: the limit), both (ordered then"
-                    + " unordered), mixed, or all (ordered, unordered, oracle, then mixed) (default: all).")
+            description = "ordered, unordered, oracle (a perfect central dispatcher: the limit), waiting (ordered"
+                    + " launch whose dials wait in the fleet's waiting room), both (ordered then unordered), mixed, or"
+                    + " all (ordered, unordered, oracle, ordered + waiting room, then mixed) (default: all).")
     private StrategyChoice strategy;
 
     @Option(names = {"-o", "--output"}, paramLabel = "FILE", defaultValue = "orderly-out/timeline.svg",
@@ -194,6 +200,13 @@ public final class OrderlyCommand implements Callable<Integer> {
         out.println("total: start -> last segment delivered. dials/s: dials per simulated second on the fleet.");
         out.println("failures: jobs that got in and then failed (retried unless fatal or out of retries).");
         out.println("ratios: '-' when both times are under 0.05s (noise); '>Nx' when only the divisor is.");
+        if (report.waitingRow().isPresent()) {
+            Admission a = scenario.admission();
+            out.printf(Locale.ROOT, "waiting room: a full instance holds a dial that asks to wait (up to %s, at %d"
+                            + " instances at once, %d seats each) and hands it the next free slot; dials are the"
+                            + " engines' dials (one waiting at %d instances is up to %d calls).%n",
+                    DurationConverter.format(a.maxWait()), a.waitAt(), a.room(), a.waitAt(), a.waitAt());
+        }
         for (String note : report.notes()) {
             out.println(note);
         }
@@ -239,8 +252,13 @@ public final class OrderlyCommand implements Callable<Integer> {
     }
 
     private Scenario scenario() {
-        Scenario scenario = scenarioOptions.toScenario(spec.commandLine(), env);
+        Scenario scenario = scenarioOptions.toScenario(spec.commandLine(), env)
+                .withAdmission(admission.toAdmission(spec.commandLine()));
         observability.check(spec.commandLine());
+        if (strategy == StrategyChoice.WAITING && !scenario.admission().hasRoom()) {
+            throw new ParameterException(spec.commandLine(), "--strategy=waiting needs --admission=wait, was"
+                    + " --admission=refuse");
+        }
         if (strategy.includesMixed() && scenario.tenants() < 2) {
             throw new ParameterException(spec.commandLine(), "--tenants must be >= 2 for a mixed run (or use"
                     + " --strategy=both), was " + scenario.tenants());
@@ -249,7 +267,7 @@ public final class OrderlyCommand implements Callable<Integer> {
     }
 
     private List<RunSpec> runs(Scenario scenario) {
-        return strategy.runs(scenario.tenants());
+        return strategy.runs(scenario.tenants(), scenario.admission().hasRoom());
     }
 
     private String describe(RunSpec run) {
@@ -258,7 +276,10 @@ public final class OrderlyCommand implements Callable<Integer> {
             case "unordered" -> "unordered: every tenant uses the unordered baseline";
             case "oracle" -> "oracle: a perfect central dispatcher gives each free slot to the lowest waiting unit,"
                     + " tenants in turn";
-            default -> "mixed: tenant-1 uses ordered launch, the other " + (run.tenants() - 1) + " the baseline";
+            case "ordered + waiting room" -> "ordered + waiting room: every tenant uses ordered launch, and a full"
+                    + " instance holds its dials and hands each free slot to the best waiter, tenants in turn";
+            default -> "mixed: tenant-1 uses " + run.tenantStrategies().getFirst().label() + ", the other "
+                    + (run.tenants() - 1) + " the baseline";
         };
     }
 

@@ -1,5 +1,6 @@
 package dev.orderly.sim.cli;
 
+import dev.orderly.sim.fleet.Admission;
 import dev.orderly.sim.fleet.FaultRates;
 import dev.orderly.sim.fleet.FleetConfig;
 import dev.orderly.sim.fleet.TimeScale;
@@ -27,7 +28,8 @@ final class RunSupport {
     static void warmUp() throws InterruptedException {
         FleetConfig fleet = new FleetConfig(1, 2, Duration.ofSeconds(2), 0.4, FaultRates.NONE, 1,
                 new TimeScale(200));
-        Scenario small = new Scenario(8, 2, 4, 2, fleet, Duration.ZERO, Duration.ofMillis(100), Duration.ofSeconds(1));
+        Scenario small = new Scenario(8, 2, 4, 2, fleet, Duration.ZERO, Duration.ofMillis(100), Duration.ofSeconds(1))
+                .withAdmission(Admission.waiting(Duration.ofSeconds(1), 2, 1));
         for (Strategy s : Strategy.values()) {
             new SimulationRun(small, RunSpec.all(s, 2), Duration.ofSeconds(10), p -> { }).run();
         }

@@ -17,11 +17,16 @@ enum StrategyChoice {
     UNORDERED,
     /** Every tenant served by a perfect central dispatcher: the limit no client-side strategy can beat. */
     ORACLE,
+    /** Every tenant with ordered launch whose dials wait in the fleet's waiting rooms; needs --admission=wait. */
+    WAITING,
     /** Ordered, then unordered. */
     BOTH,
-    /** One ordered tenant among unordered ones; needs two tenants or more. */
+    /**
+     * One ordered tenant among unordered ones; needs two tenants or more. With a waiting room the ordered tenant's
+     * dials wait in it.
+     */
     MIXED,
-    /** Ordered, unordered, oracle, then mixed. */
+    /** Ordered, unordered, oracle, ordered + waiting room (when the fleet has one), then mixed. */
     ALL;
 
     /** The name written on the command line. */
@@ -34,8 +39,13 @@ enum StrategyChoice {
         return this == MIXED || this == ALL;
     }
 
-    /** The runs of this choice for {@code tenants} tenants, in order. */
-    List<RunSpec> runs(int tenants) {
+    /**
+     * The runs of this choice for {@code tenants} tenants, in order.
+     *
+     * @param room whether the fleet has a waiting room: it adds the waiting room's run to {@link #ALL}, and the mixed
+     *     run's ordered tenant waits in it
+     */
+    List<RunSpec> runs(int tenants, boolean room) {
         List<RunSpec> runs = new ArrayList<>();
         if (this == ORDERED || this == BOTH || this == ALL) {
             runs.add(RunSpec.all(Strategy.ORDERED, tenants));
@@ -46,8 +56,11 @@ enum StrategyChoice {
         if (this == ORACLE || this == ALL) {
             runs.add(RunSpec.all(Strategy.ORACLE, tenants));
         }
+        if (this == WAITING || (this == ALL && room)) {
+            runs.add(RunSpec.all(Strategy.WAITING, tenants));
+        }
         if (includesMixed()) {
-            runs.add(RunSpec.mixed(tenants));
+            runs.add(RunSpec.mixed(tenants, room ? Strategy.WAITING : Strategy.ORDERED));
         }
         return runs;
     }

@@ -1,6 +1,7 @@
 package dev.orderly.sim.cli;
 
 import dev.orderly.api.EngineConfig;
+import dev.orderly.sim.fleet.Admission;
 import dev.orderly.sim.fleet.FaultRates;
 import dev.orderly.sim.fleet.FleetConfig;
 import dev.orderly.sim.fleet.TimeScale;
@@ -23,6 +24,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -30,17 +32,19 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code orderly sweep}: runs ordered launch, the unordered baseline and the oracle over a grid of job durations
- * (as multiples of the refused delay) and fleet fullness (workers wanted per slot), prints the ratios
- * ordered/unordered and ordered/oracle of mean delivery, first segment and total at each point, and draws them.
+ * {@code orderly sweep}: runs ordered launch, the unordered baseline, the oracle and (with {@code --admission=wait},
+ * the default) ordered launch with the fleet's waiting room over a grid of job durations (as multiples of the refused
+ * delay) and fleet fullness (workers wanted per slot), prints the ratios ordered/unordered, ordered/oracle and
+ * waiting room/oracle of mean delivery, first segment and total at each point, and draws them.
  * Every point is a fresh fleet with the same seed; there are no injected faults, so the ratios show the launch
  * strategies alone.
  */
 @Command(name = "sweep", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
         description = {
-            "Runs ordered launch, the unordered baseline and the oracle (a perfect central dispatcher) over a grid of"
-                    + " job durations and fleet fullness, prints the ratios ordered/unordered and ordered/oracle of"
-                    + " mean delivery, first segment and total, and draws them as an SVG line chart.",
+            "Runs ordered launch, the unordered baseline, the oracle (a perfect central dispatcher) and ordered launch"
+                    + " with the fleet's waiting room over a grid of job durations and fleet fullness, prints the"
+                    + " ratios ordered/unordered, ordered/oracle and waiting room/oracle of mean delivery, first"
+                    + " segment and total, and draws them as an SVG line chart.",
             "The fleet has --slots slots per instance and as many instances as the fullness asks:"
                     + " tenants x workers / (fullness x slots). No faults are injected."},
         exitCodeListHeading = "%nExit codes:%n",
@@ -53,6 +57,9 @@ final class SweepCommand implements Callable<Integer> {
 
     @ParentCommand
     private OrderlyCommand parent;
+
+    @Mixin
+    private AdmissionOptions admissionOptions;
 
     @Option(names = "--job-ratios", paramLabel = "LIST", split = ",", defaultValue = "5,10,25,50,100",
             description = "Median job durations, as multiples of the refused delay (default: ${DEFAULT-VALUE}).")
@@ -112,7 +119,8 @@ final class SweepCommand implements Callable<Integer> {
     @Option(names = {"-q", "--quiet"}, description = "No line per point; only the table and the chart's path.")
     private boolean quiet;
 
-    private static final List<Strategy> STRATEGIES = List.of(Strategy.ORDERED, Strategy.UNORDERED, Strategy.ORACLE);
+    private static final List<Strategy> STRATEGIES = List.of(Strategy.ORDERED, Strategy.UNORDERED, Strategy.ORACLE,
+            Strategy.WAITING);
     private static final Duration FAILURE_DELAY = Duration.ofSeconds(1);
 
     @Override
@@ -121,6 +129,7 @@ final class SweepCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         EngineConfig engine = engine();
         checkOptions();
+        Admission admission = admissionOptions.toAdmission(spec.commandLine());
         Path chart = OutputPath.check(spec.commandLine(), "--output", output);
         long started = System.nanoTime();
         out.printf(Locale.ROOT, "orderly sweep: %d tenants x %d segments x %s, %d workers each, %d slots per"
@@ -133,9 +142,12 @@ final class SweepCommand implements Callable<Integer> {
         boolean allCompleted = true;
         for (double f : fullness) {
             for (double ratio : jobRatios) {
-                Scenario scenario = scenario(engine, ratio, f);
+                Scenario scenario = scenario(engine, ratio, f).withAdmission(admission);
                 Map<Strategy, StrategyMetrics> rows = new EnumMap<>(Strategy.class);
                 for (Strategy s : STRATEGIES) {
+                    if (s == Strategy.WAITING && !admission.hasRoom()) {
+                        continue;
+                    }
                     RunSpec run = RunSpec.all(s, tenants);
                     RunResult result = new SimulationRun(scenario, run, Duration.ofSeconds(10), p -> { }).run();
                     RunSupport.warnIfBehind(err, scenario, run, result);
@@ -143,14 +155,16 @@ final class SweepCommand implements Callable<Integer> {
                     rows.put(s, StrategyMetrics.of(s.label(), result, result.tenants()));
                 }
                 SweepPoint point = new SweepPoint(ratio, actualFullness(scenario), rows.get(Strategy.ORDERED),
-                        rows.get(Strategy.UNORDERED), rows.get(Strategy.ORACLE));
+                        rows.get(Strategy.UNORDERED), rows.get(Strategy.ORACLE), rows.get(Strategy.WAITING));
                 points.add(point);
                 if (!quiet) {
                     out.printf(Locale.ROOT, "  fleet %sx full, job %sx refused delay: mean delivery ordered/unordered"
-                                    + " %.2fx, ordered/oracle %.2fx (%.0f s so far)%n",
+                                    + " %.2fx, ordered/oracle %.2fx%s (%.0f s so far)%n",
                             number(point.fullness()), number(ratio),
                             point.orderedOverUnordered(SweepPoint.Measure.MEAN_DELIVERY),
                             point.orderedOverOracle(SweepPoint.Measure.MEAN_DELIVERY),
+                            admission.hasRoom() ? String.format(Locale.ROOT, ", waiting room/oracle %.2fx",
+                                    point.waitingOverOracle(SweepPoint.Measure.MEAN_DELIVERY)) : "",
                             (System.nanoTime() - started) / 1e9);
                     out.flush();
                 }
@@ -223,17 +237,26 @@ final class SweepCommand implements Callable<Integer> {
 
     /**
      * The sweep's table: one row per point, headed in words over two lines (the group, then the column). Ratios are
-     * of ordered launch to the baseline (under 1: ordered launch wins) and to the oracle (1 is the limit).
+     * of ordered launch to the baseline (under 1: ordered launch wins) and to the oracle (1 is the limit), and, when
+     * the sweep ran with the waiting room, of ordered launch with the room to the oracle and to ordered launch.
      */
     static String table(List<SweepPoint> points) {
-        String row = "%-9s %-15s %9s %9s %9s   %13s %13s %9s   %13s %13s %9s%n";
+        boolean room = points.stream().anyMatch(p -> p.waiting() != null);
+        String row = "%-9s %-15s %9s %9s %9s   %13s %13s %9s   %13s %13s %9s" + (room ? "   %13s %13s %9s   %13s" : "")
+                + "%n";
         StringBuilder t = new StringBuilder();
-        t.append(String.format(Locale.ROOT, "%-9s %-15s %-29s   %-37s   %s%n", "fleet", "job duration",
-                "mean delivery (simulated s)", "ordered / unordered (under 1: a win)", "ordered / oracle (1: the limit)"));
-        t.append(String.format(Locale.ROOT, row, "fullness", "/ refused delay", "ordered", "unordered", "oracle",
-                "mean delivery", "first segment", "total", "mean delivery", "first segment", "total"));
+        t.append(String.format(Locale.ROOT, "%-9s %-15s %-29s   %-37s   %-37s%s%n", "fleet", "job duration",
+                "mean delivery (simulated s)", "ordered / unordered (under 1: a win)", "ordered / oracle (1: the limit)",
+                room ? "   waiting room / oracle                   room / ordered" : ""));
+        List<Object> heads = new java.util.ArrayList<>(List.of("fullness", "/ refused delay", "ordered", "unordered",
+                "oracle", "mean delivery", "first segment", "total", "mean delivery", "first segment", "total"));
+        if (room) {
+            heads.addAll(List.of("mean delivery", "first segment", "total", "mean delivery"));
+        }
+        t.append(String.format(Locale.ROOT, row, heads.toArray()));
         for (SweepPoint p : points) {
-            t.append(String.format(Locale.ROOT, row, number(p.fullness()) + "x", number(p.jobPerRefusedDelay()) + "x",
+            List<Object> cells = new java.util.ArrayList<>(List.of(number(p.fullness()) + "x",
+                    number(p.jobPerRefusedDelay()) + "x",
                     seconds(p.ordered().meanDelivery()), seconds(p.unordered().meanDelivery()),
                     seconds(p.oracle().meanDelivery()),
                     ratio(p.orderedOverUnordered(SweepPoint.Measure.MEAN_DELIVERY)),
@@ -242,6 +265,13 @@ final class SweepCommand implements Callable<Integer> {
                     ratio(p.orderedOverOracle(SweepPoint.Measure.MEAN_DELIVERY)),
                     ratio(p.orderedOverOracle(SweepPoint.Measure.FIRST_SEGMENT)),
                     ratio(p.orderedOverOracle(SweepPoint.Measure.TOTAL))));
+            if (room) {
+                cells.addAll(List.of(ratio(p.waitingOverOracle(SweepPoint.Measure.MEAN_DELIVERY)),
+                        ratio(p.waitingOverOracle(SweepPoint.Measure.FIRST_SEGMENT)),
+                        ratio(p.waitingOverOracle(SweepPoint.Measure.TOTAL)),
+                        ratio(p.waitingOverOrdered(SweepPoint.Measure.MEAN_DELIVERY))));
+            }
+            t.append(String.format(Locale.ROOT, row, cells.toArray()));
         }
         return t.toString();
     }

@@ -16,14 +16,16 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class SimulatedCall implements Tier2Call {
 
     private final SimulatedTier2 tenant;
+    private final SimulatedFleet.Admitted admitted;
     private final int instance;
     private final JobKey key;
     private final Fate fate;
     private final AtomicBoolean released = new AtomicBoolean();
 
-    SimulatedCall(SimulatedTier2 tenant, int instance, JobKey key, Fate fate) {
+    SimulatedCall(SimulatedTier2 tenant, SimulatedFleet.Admitted admitted, JobKey key, Fate fate) {
         this.tenant = tenant;
-        this.instance = instance;
+        this.admitted = admitted;
+        this.instance = admitted.instance();
         this.key = key;
         this.fate = fate;
     }
@@ -76,7 +78,7 @@ public final class SimulatedCall implements Tier2Call {
     /** @param endedAs how the job ended, or null when it was cancelled (closed before it ended) */
     private void release(Fate.Outcome endedAs) {
         if (released.compareAndSet(false, true)) {
-            tenant.fleet().release(instance, endedAs);
+            tenant.fleet().release(instance, admitted.slot(), endedAs);
         }
     }
 }

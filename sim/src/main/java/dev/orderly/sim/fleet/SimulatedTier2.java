@@ -7,11 +7,13 @@ import dev.orderly.api.Tier2Call;
 import dev.orderly.api.Tier2Client;
 import dev.orderly.api.Tier2Exception;
 import dev.orderly.engine.InMemoryOutputStore;
+import java.time.Duration;
 
 /**
  * One tenant's door into a {@link SimulatedFleet}: a real {@link Tier2Client} whose last-stage jobs write into this
- * tenant's own {@link #outputs() store}. Dialing never blocks: the load balancer picks an instance and that instance
- * either takes the job or refuses it at once. This class is thread-safe.
+ * tenant's own {@link #outputs() store}. The load balancer picks an instance; a tenant that does not wait is taken
+ * or refused at once, one made by {@link SimulatedFleet#waitingTenant} waits in the waiting rooms of that instance
+ * (and of the next ones, when it waits at several) up to its admission wait. This class is thread-safe.
  */
 public final class SimulatedTier2 implements Tier2Client, TenantDoor {
 
@@ -19,14 +21,19 @@ public final class SimulatedTier2 implements Tier2Client, TenantDoor {
     private final String name;
     private final int lastStage;
     private final InMemoryOutputStore outputs = new InMemoryOutputStore();
+    private final Duration maxWait;
+    private final int waitAt;
 
-    SimulatedTier2(SimulatedFleet fleet, String name, int stages) {
+    /** @param maxWait how long a dial waits in the rooms (simulated time); zero: it does not wait */
+    SimulatedTier2(SimulatedFleet fleet, String name, int stages, Duration maxWait, int waitAt) {
         if (stages < 1) {
             throw new IllegalArgumentException("stages must be >= 1, was " + stages);
         }
         this.fleet = fleet;
         this.name = name;
         this.lastStage = stages - 1;
+        this.maxWait = maxWait;
+        this.waitAt = Math.min(waitAt, fleet.config().instances());
     }
 
     /** The tenant's name. */
@@ -65,10 +72,13 @@ public final class SimulatedTier2 implements Tier2Client, TenantDoor {
             fleet.countUnreachable();
             throw Tier2Exception.unreachable("no healthy upstream (simulated) for " + key);
         }
-        SimulatedCall call = admitOn(draw.instance(), key);
+        SimulatedCall call = maxWait.isPositive() ? waitFor(draw.instance(), job) : admitOn(draw.instance(), key);
         if (call == null) {
-            throw Tier2Exception.refused("instance " + draw.instance() + " is at its limit of "
-                    + fleet.config().slotsPerInstance() + " concurrent jobs");
+            throw Tier2Exception.refused(maxWait.isPositive()
+                    ? "no slot freed for " + key + " within its admission wait of " + maxWait.toMillis()
+                            + " ms (simulated), or a better-ranked dial took its seat"
+                    : "instance " + draw.instance() + " is at its limit of " + fleet.config().slotsPerInstance()
+                            + " concurrent jobs");
         }
         return call;
     }
@@ -78,12 +88,27 @@ public final class SimulatedTier2 implements Tier2Client, TenantDoor {
      * null if the instance is full. The load balancer's dial and the oracle's dispatcher both admit through here.
      */
     SimulatedCall admitOn(int instance, JobKey key) {
-        int admission = fleet.tryAdmit(instance, name, key);
-        if (admission == 0) {
+        return called(fleet.tryAdmit(instance, name, key), key);
+    }
+
+    /** The call of an admitted job, with the fate the seed gives that admission; null if it was refused. */
+    private SimulatedCall called(SimulatedFleet.Admitted a, JobKey key) {
+        if (a.refused()) {
             return null;
         }
-        Fate fate = fleet.draws().admission(name, key, admission, key.stage() == lastStage);
-        return new SimulatedCall(this, instance, key, fate);
+        Fate fate = fleet.draws().admission(name, key, a.admission(), key.stage() == lastStage);
+        return new SimulatedCall(this, a, key, fate);
+    }
+
+    /** Waits for a slot at {@code waitAt} instances from {@code first} on; null if refused or the wait ended. */
+    private SimulatedCall waitFor(int first, Job job) throws InterruptedException {
+        int[] instances = new int[waitAt];
+        for (int i = 0; i < waitAt; i++) {
+            instances[i] = (first + i) % fleet.config().instances();
+        }
+        JobKey key = job.key();
+        return called(fleet.admitOrWait(instances, name, key, job.rank(), fleet.config().timeScale().toWall(maxWait)),
+                key);
     }
 
     SimulatedFleet fleet() {

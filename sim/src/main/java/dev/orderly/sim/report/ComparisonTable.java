@@ -21,6 +21,9 @@ public final class ComparisonTable {
     /** The label of the ratio row ordered launch against the oracle. */
     public static final String ORACLE_RATIO_LABEL = "ordered/oracle";
 
+    /** The label of the ratio row ordered launch with the fleet's waiting room against the oracle. */
+    public static final String WAITING_ORACLE_RATIO_LABEL = "waiting room/oracle";
+
     /**
      * One ratio row: every column of {@code numerator} divided by the same column of {@code denominator}.
      *

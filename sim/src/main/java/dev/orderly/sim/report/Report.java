@@ -10,7 +10,8 @@ import java.util.Optional;
 
 /**
  * Turns the runs of a comparison into what the command shows: the table's rows (one per strategy; a mixed run gives
- * one row for its ordered tenant and one for its unordered tenants), the ratios ordered/unordered and ordered/oracle,
+ * one row for its ordered tenant and one for its unordered tenants), the ratios ordered/unordered, ordered/oracle and
+ * waiting room/oracle,
  * the picture's panels, and plain-sentence notes on the mixed run and on any request that failed. Every sentence is built from the
  * measured numbers; none is fixed text about who wins.
  */
@@ -22,11 +23,13 @@ public final class Report {
     private Optional<StrategyMetrics> ordered = Optional.empty();
     private Optional<StrategyMetrics> unordered = Optional.empty();
     private Optional<StrategyMetrics> oracle = Optional.empty();
+    private Optional<StrategyMetrics> waiting = Optional.empty();
 
     /** The report of {@code runs}, in the order they ran. */
     public Report(List<RunResult> runs) {
         for (RunResult run : runs) {
-            List<TenantResult> orderedTenants = tenants(run, Strategy.ORDERED);
+            List<TenantResult> orderedTenants = run.tenants().stream()
+                    .filter(t -> t.record().strategy().ordered()).toList();
             List<TenantResult> unorderedTenants = tenants(run, Strategy.UNORDERED);
             if (orderedTenants.isEmpty() || unorderedTenants.isEmpty()) {
                 StrategyMetrics m = StrategyMetrics.of(run.spec().name(), run, run.tenants());
@@ -35,12 +38,14 @@ public final class Report {
                     case ORDERED -> ordered = Optional.of(m);
                     case UNORDERED -> unordered = Optional.of(m);
                     case ORACLE -> oracle = Optional.of(m);
+                    case WAITING -> waiting = Optional.of(m);
                 }
                 panels.add(new TimelineSvg.Panel(run.spec().name() + ": tenant-1 of " + run.tenants().size(),
                         run.tenants().getFirst().record()));
             } else {
-                StrategyMetrics o = StrategyMetrics.of(run.spec().name() + ": " + orderedTenants.size() + " ordered",
-                        run, orderedTenants);
+                String orderedKind = orderedTenants.getFirst().record().strategy().label();
+                StrategyMetrics o = StrategyMetrics.of(run.spec().name() + ": " + orderedTenants.size() + " "
+                        + orderedKind, run, orderedTenants);
                 StrategyMetrics u = StrategyMetrics.of(run.spec().name() + ": " + unorderedTenants.size()
                         + " unordered", run, unorderedTenants);
                 rows.add(o);
@@ -48,7 +53,7 @@ public final class Report {
                 TenantResult firstOrdered = orderedTenants.getFirst();
                 TenantResult firstUnordered = unorderedTenants.getFirst();
                 panels.add(new TimelineSvg.Panel(run.spec().name() + ": " + firstOrdered.record().tenant()
-                        + " (ordered)", firstOrdered.record()));
+                        + " (" + orderedKind + ")", firstOrdered.record()));
                 panels.add(new TimelineSvg.Panel(run.spec().name() + ": " + firstUnordered.record().tenant()
                         + " (unordered)", firstUnordered.record()));
                 notes.add(mixedNote(o, u));
@@ -104,13 +109,18 @@ public final class Report {
         return List.copyOf(rows);
     }
 
-    /** The table, with a ratio row for each of the unordered and oracle runs that ran beside an ordered one. */
+    /**
+     * The table, with a ratio row for each of the unordered and oracle runs that ran beside an ordered one, and one of
+     * the waiting room's run against the oracle.
+     */
     public ComparisonTable table() {
         List<ComparisonTable.Ratio> ratios = new ArrayList<>();
         ordered.ifPresent(o -> {
             unordered.ifPresent(u -> ratios.add(new ComparisonTable.Ratio(ComparisonTable.RATIO_LABEL, o, u)));
             oracle.ifPresent(x -> ratios.add(new ComparisonTable.Ratio(ComparisonTable.ORACLE_RATIO_LABEL, o, x)));
         });
+        waiting.ifPresent(w -> oracle.ifPresent(
+                x -> ratios.add(new ComparisonTable.Ratio(ComparisonTable.WAITING_ORACLE_RATIO_LABEL, w, x))));
         return new ComparisonTable(rows, ratios);
     }
 
@@ -127,6 +137,16 @@ public final class Report {
     /** The row of the all-ordered run, when there was one: the numerator of the ratios. */
     public Optional<StrategyMetrics> orderedRow() {
         return ordered;
+    }
+
+    /** The row of the run whose every tenant used the waiting room, when there was one. */
+    public Optional<StrategyMetrics> waitingRow() {
+        return waiting;
+    }
+
+    /** The row of the oracle's run, when there was one. */
+    public Optional<StrategyMetrics> oracleRow() {
+        return oracle;
     }
 
     /** The row of the all-unordered run, when there was one: the denominator of the ratios. */

@@ -10,8 +10,8 @@ import java.util.function.ToDoubleFunction;
 /**
  * The sweep's picture: one panel per measure (mean delivery, first segment, total). In a panel x is the job duration
  * as a multiple of the refused delay (log scale) and y the ratio; each fleet fullness gets a colour, with a solid line
- * for ordered/unordered (under 1: ordered launch wins) and a dashed line for ordered/oracle (1 is the limit). A grey
- * line marks 1.
+ * for ordered/unordered (under 1: ordered launch wins), a dashed line for ordered/oracle (1 is the limit) and, when the
+ * sweep ran with the waiting room, a dotted line for ordered + waiting room/oracle. A grey line marks 1.
  */
 public final class SweepChart {
 
@@ -26,7 +26,7 @@ public final class SweepChart {
     private static final int PANEL_W = LEFT + PLOT_W + RIGHT;
     private static final int PANEL_H = TOP + PLOT_H + BOTTOM;
     private static final int HEADER = 44;
-    private static final int LEGEND = 84;
+    private static final int LEGEND = 104;
 
     private final String heading;
     private final List<SweepPoint> points;
@@ -59,6 +59,7 @@ public final class SweepChart {
             for (SweepPoint.Measure m : SweepPoint.Measure.values()) {
                 yMax = Math.max(yMax, finite(p.orderedOverUnordered(m)));
                 yMax = Math.max(yMax, finite(p.orderedOverOracle(m)));
+                yMax = Math.max(yMax, finite(p.waitingOverOracle(m)));
             }
         }
         yMax = Math.ceil(yMax * 5) / 5;
@@ -113,6 +114,10 @@ public final class SweepChart {
             polyline(svg, line, p -> p.orderedOverUnordered(measure), colour, "", x0, y0, xMin, xSpan, yMax);
             polyline(svg, line, p -> p.orderedOverOracle(measure), colour, " stroke-dasharray=\"6 4\"", x0, y0, xMin,
                     xSpan, yMax);
+            if (hasWaiting()) {
+                polyline(svg, line, p -> p.waitingOverOracle(measure), colour, " stroke-dasharray=\"2 3\"", x0, y0,
+                        xMin, xSpan, yMax);
+            }
         }
     }
 
@@ -151,6 +156,16 @@ public final class SweepChart {
         svg.append(String.format(Locale.ROOT, "<line x1=\"12\" y1=\"%d\" x2=\"36\" y2=\"%d\" stroke=\"#555\""
                 + " stroke-width=\"2\" stroke-dasharray=\"6 4\"/><text x=\"42\" y=\"%d\">dashed: ordered launch /"
                 + " the oracle, a perfect central dispatcher (1: at the limit)</text>%n", ly, ly, ly + 4));
+        if (hasWaiting()) {
+            ly += 20;
+            svg.append(String.format(Locale.ROOT, "<line x1=\"12\" y1=\"%d\" x2=\"36\" y2=\"%d\" stroke=\"#555\""
+                    + " stroke-width=\"2\" stroke-dasharray=\"2 3\"/><text x=\"42\" y=\"%d\">dotted: ordered launch"
+                    + " with the fleet's waiting room / the oracle (1: at the limit)</text>%n", ly, ly, ly + 4));
+        }
+    }
+
+    private boolean hasWaiting() {
+        return points.stream().anyMatch(p -> p.waiting() != null);
     }
 
     private static int xPixel(double x, int x0, double xMin, double xSpan) {

@@ -4,16 +4,23 @@ import java.util.Objects;
 
 /**
  * One point of a sweep: a job duration (as a multiple of the refused delay) and a fleet fullness (workers wanted per
- * slot), and the rows of the three strategies run there on the same fleet and seed.
+ * slot), and the rows of the strategies run there on the same fleet and seed.
  *
  * @param jobPerRefusedDelay median job duration divided by the refused delay
  * @param fullness the tenants' workers divided by the fleet's slots: 0.5 is half full, 4 is 4x oversubscribed
  * @param ordered ordered launch's row
  * @param unordered the unordered baseline's row
  * @param oracle the oracle's row
+ * @param waiting the row of ordered launch with the fleet's waiting room, or null when the sweep ran without one
  */
 public record SweepPoint(double jobPerRefusedDelay, double fullness, StrategyMetrics ordered,
-                         StrategyMetrics unordered, StrategyMetrics oracle) {
+                         StrategyMetrics unordered, StrategyMetrics oracle, StrategyMetrics waiting) {
+
+    /** A point of a sweep without the waiting room. */
+    public SweepPoint(double jobPerRefusedDelay, double fullness, StrategyMetrics ordered, StrategyMetrics unordered,
+                      StrategyMetrics oracle) {
+        this(jobPerRefusedDelay, fullness, ordered, unordered, oracle, null);
+    }
 
     /** @throws NullPointerException naming the row that is null */
     public SweepPoint {
@@ -60,5 +67,21 @@ public record SweepPoint(double jobPerRefusedDelay, double fullness, StrategyMet
     /** {@code measure} of ordered launch divided by the oracle's: how far from the limit it is (1 is the limit). */
     public double orderedOverOracle(Measure measure) {
         return measure.of(ordered) / measure.of(oracle);
+    }
+
+    /**
+     * {@code measure} of ordered launch with the waiting room divided by the oracle's (1 is the limit); NaN when the
+     * sweep ran without the room.
+     */
+    public double waitingOverOracle(Measure measure) {
+        return waiting == null ? Double.NaN : measure.of(waiting) / measure.of(oracle);
+    }
+
+    /**
+     * {@code measure} of ordered launch with the waiting room divided by plain ordered launch's (under 1: the room
+     * helps); NaN when the sweep ran without the room.
+     */
+    public double waitingOverOrdered(Measure measure) {
+        return waiting == null ? Double.NaN : measure.of(waiting) / measure.of(ordered);
     }
 }

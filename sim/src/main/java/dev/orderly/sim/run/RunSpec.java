@@ -31,11 +31,25 @@ public record RunSpec(String name, List<Strategy> tenantStrategies) {
 
     /** Tenant 1 is ordered, every other tenant unordered: what one team adopting ordered launch alone would see. */
     public static RunSpec mixed(int tenants) {
+        return mixed(tenants, Strategy.ORDERED);
+    }
+
+    /**
+     * Tenant 1 uses {@code first} (ordered launch, with or without the waiting room), every other tenant the unordered
+     * baseline.
+     *
+     * @throws IllegalArgumentException with fewer than 2 tenants, or if {@code first} is not an ordered strategy
+     */
+    public static RunSpec mixed(int tenants, Strategy first) {
         if (tenants < 2) {
             throw new IllegalArgumentException("a mixed run needs at least 2 tenants, was " + tenants);
         }
+        if (!first.ordered()) {
+            throw new IllegalArgumentException("the first tenant of a mixed run uses ordered launch, not "
+                    + first.label());
+        }
         List<Strategy> strategies = new ArrayList<>(Collections.nCopies(tenants, Strategy.UNORDERED));
-        strategies.set(0, Strategy.ORDERED);
+        strategies.set(0, first);
         return new RunSpec("mixed", strategies);
     }
 

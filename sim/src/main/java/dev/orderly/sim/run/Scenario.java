@@ -2,6 +2,7 @@ package dev.orderly.sim.run;
 
 import dev.orderly.api.EngineConfig;
 import dev.orderly.api.RequestPlan;
+import dev.orderly.sim.fleet.Admission;
 import dev.orderly.sim.fleet.FleetConfig;
 import java.time.Duration;
 import java.util.Objects;
@@ -20,9 +21,17 @@ import java.util.Objects;
  * @param failureDelay the engine's delay before a failed job dials again, {@code >= 0}
  * @param engine the rest of the engine's configuration (window, retry limits, look-ahead); its delays and its
  *     {@code ordered} flag are replaced by the ones above and by each run's strategy
+ * @param admission how a full instance answers a dial that asks to wait ({@link Strategy#WAITING} tenants ask)
  */
 public record Scenario(long segments, int stages, int workers, int tenants, FleetConfig fleet, Duration clientTime,
-                       Duration refusedDelay, Duration failureDelay, EngineConfig engine) {
+                       Duration refusedDelay, Duration failureDelay, EngineConfig engine, Admission admission) {
+
+    /** A scenario whose fleet has no waiting room. */
+    public Scenario(long segments, int stages, int workers, int tenants, FleetConfig fleet, Duration clientTime,
+                    Duration refusedDelay, Duration failureDelay, EngineConfig engine) {
+        this(segments, stages, workers, tenants, fleet, clientTime, refusedDelay, failureDelay, engine,
+                Admission.REFUSE);
+    }
 
     /** A scenario with the engine's default window, retry limits and look-ahead. */
     public Scenario(long segments, int stages, int workers, int tenants, FleetConfig fleet, Duration clientTime,
@@ -40,6 +49,7 @@ public record Scenario(long segments, int stages, int workers, int tenants, Flee
         Objects.requireNonNull(refusedDelay, "refusedDelay");
         Objects.requireNonNull(failureDelay, "failureDelay");
         Objects.requireNonNull(engine, "engine");
+        Objects.requireNonNull(admission, "admission");
         new RequestPlan(0, segments, stages, workers); // the engine's own checks, with its messages
         if (tenants < 1) {
             throw new IllegalArgumentException("tenants must be >= 1, was " + tenants);
@@ -53,6 +63,12 @@ public record Scenario(long segments, int stages, int workers, int tenants, Flee
         if (failureDelay.isNegative()) {
             throw new IllegalArgumentException("failure delay must be >= 0, was " + failureDelay);
         }
+    }
+
+    /** The same scenario on a fleet that admits as {@code admission} says. */
+    public Scenario withAdmission(Admission admission) {
+        return new Scenario(segments, stages, workers, tenants, fleet, clientTime, refusedDelay, failureDelay, engine,
+                admission);
     }
 
     /** Each tenant's request plan: segments {@code [0, segments)}. */
@@ -74,7 +90,7 @@ public record Scenario(long segments, int stages, int workers, int tenants, Flee
         return engine.toBuilder()
                 .refusedDelay(fleet.timeScale().toWall(refusedDelay))
                 .failureDelay(fleet.timeScale().toWall(failureDelay))
-                .ordered(strategy == Strategy.ORDERED)
+                .ordered(strategy.ordered())
                 .build();
     }
 }

@@ -54,7 +54,8 @@ public final class SimulationRun {
      */
     public SimulationRun(Scenario scenario, RunSpec spec, Duration progressPeriod, Consumer<ProgressSample> progress,
             UnaryOperator<RequestListener> observer) {
-        this(scenario, spec, progressPeriod, progress, observer, s -> new SimulatedFleet(s.fleet()));
+        this(scenario, spec, progressPeriod, progress, observer,
+                s -> new SimulatedFleet(s.fleet(), s.admission().seats()));
     }
 
     /**
@@ -100,7 +101,8 @@ public final class SimulationRun {
         for (int i = 0; i < n; i++) {
             String name = RunSpec.tenantName(i);
             Strategy strategy = spec.tenantStrategies().get(i);
-            TenantDoor tier2 = fleet.tenant(name, scenario.stages());
+            TenantDoor tier2 = strategy == Strategy.WAITING ? waitingDoor(fleet, name)
+                    : fleet.tenant(name, scenario.stages());
             TenantRecorder recorder = new TenantRecorder(name, strategy, (int) scenario.segments(),
                     scenario.stages(), origin);
             SimulatedClient client = new SimulatedClient(tier2, recorder, scenario.fleet().timeScale(),
@@ -140,6 +142,19 @@ public final class SimulationRun {
                     Optional.ofNullable(t.failure)));
         }
         return new RunResult(spec, results, fleet.stats(), wall, scenario.fleet().timeScale(), clock);
+    }
+
+    /** A door whose dials wait in the fleet's waiting rooms; the simulated fleet has them, a real one not yet. */
+    private TenantDoor waitingDoor(TenantFleet fleet, String name) {
+        if (!(fleet instanceof SimulatedFleet simulated)) {
+            throw new IllegalArgumentException("the waiting room runs on the simulated fleet only");
+        }
+        if (!scenario.admission().hasRoom()) {
+            throw new IllegalArgumentException(Strategy.WAITING.label() + " needs a fleet with a waiting room"
+                    + " (admission 'wait')");
+        }
+        return simulated.waitingTenant(name, scenario.stages(), scenario.admission().maxWait(),
+                scenario.admission().waitAt());
     }
 
     private static Tier2Client oracleDoor(OracleDispatcher oracle, TenantDoor door) {

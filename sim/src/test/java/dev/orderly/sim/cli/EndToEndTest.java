@@ -18,7 +18,7 @@ import org.w3c.dom.Document;
 class EndToEndTest {
 
     @Test
-    void theDefaultScenarioScaledDownRunsAllFourRunsPrintsTheTableAndWritesThePicture(@TempDir Path dir)
+    void theDefaultScenarioScaledDownRunsAllFiveRunsPrintsTheTableAndWritesThePicture(@TempDir Path dir)
             throws Exception {
         Path picture = dir.resolve("out/timeline.svg");
         StringWriter out = new StringWriter();
@@ -30,14 +30,15 @@ class EndToEndTest {
         assertEquals(0, code, text + err);
         // At 100x a loaded machine may fall behind; that is a warning, nothing else may reach stderr.
         assertTrue(err.toString().lines().allMatch(l -> l.startsWith("orderly: warning: the ")), err.toString());
-        for (String run : new String[] {"run 1/4: ordered", "run 2/4: unordered", "run 3/4: oracle",
-            "run 4/4: mixed"}) {
+        for (String run : new String[] {"run 1/5: ordered", "run 2/5: unordered", "run 3/5: oracle",
+            "run 4/5: ordered + waiting room", "run 5/5: mixed"}) {
             assertTrue(text.contains(run), run + " in\n" + text);
         }
         assertTrue(text.contains("delivered 80/80"), "a plain progress line at the end of a run:\n" + text);
         assertTrue(text.lines().anyMatch(l -> l.startsWith("strategy") && l.contains("first segment")), text);
-        for (String row : new String[] {"ordered ", "unordered ", "oracle ", "mixed: 1 ordered ",
-            "mixed: 3 unordered ", ComparisonTable.RATIO_LABEL + " ", ComparisonTable.ORACLE_RATIO_LABEL + " "}) {
+        for (String row : new String[] {"ordered ", "unordered ", "oracle ", "ordered + waiting room ",
+            "mixed: 1 ordered + waiting room ", "mixed: 3 unordered ", ComparisonTable.RATIO_LABEL + " ",
+            ComparisonTable.ORACLE_RATIO_LABEL + " ", ComparisonTable.WAITING_ORACLE_RATIO_LABEL + " "}) {
             assertTrue(text.lines().anyMatch(l -> l.startsWith(row)), "row " + row + " in\n" + text);
         }
         assertTrue(text.contains("mixed run: the ordered tenant"), text);

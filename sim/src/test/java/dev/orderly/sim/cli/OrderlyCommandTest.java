@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.orderly.sim.run.RunSpec;
+import dev.orderly.sim.run.Strategy;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -163,19 +164,50 @@ class OrderlyCommandTest {
         Outcome o = run("--strategy=fastest");
         assertEquals(2, o.code());
         assertTrue(o.err().contains(
-                "'fastest' is not a strategy; use one of ordered, unordered, oracle, both, mixed, all"), o.err());
+                "'fastest' is not a strategy; use one of ordered, unordered, oracle, waiting, both, mixed, all"), o.err());
     }
 
     @Test
     void everyStrategyIsReadInAnyCaseAndMakesItsRuns() {
         StrategyChoice.Converter converter = new StrategyChoice.Converter();
         assertEquals(StrategyChoice.BOTH, converter.convert(" Both "));
-        assertEquals(List.of("ordered"), names(converter.convert("ordered").runs(3)));
-        assertEquals(List.of("unordered"), names(converter.convert("UNORDERED").runs(3)));
-        assertEquals(List.of("ordered", "unordered"), names(converter.convert("both").runs(3)));
-        assertEquals(List.of("oracle"), names(converter.convert("Oracle").runs(3)));
-        assertEquals(List.of("mixed"), names(converter.convert("mixed").runs(3)));
-        assertEquals(List.of("ordered", "unordered", "oracle", "mixed"), names(converter.convert("all").runs(3)));
+        assertEquals(List.of("ordered"), names(converter.convert("ordered").runs(3, true)));
+        assertEquals(List.of("unordered"), names(converter.convert("UNORDERED").runs(3, true)));
+        assertEquals(List.of("ordered", "unordered"), names(converter.convert("both").runs(3, true)));
+        assertEquals(List.of("oracle"), names(converter.convert("Oracle").runs(3, true)));
+        assertEquals(List.of("ordered + waiting room"), names(converter.convert("waiting").runs(3, true)));
+        assertEquals(List.of("mixed"), names(converter.convert("mixed").runs(3, true)));
+        assertEquals(List.of("ordered", "unordered", "oracle", "ordered + waiting room", "mixed"),
+                names(converter.convert("all").runs(3, true)));
+    }
+
+    @Test
+    void withoutAWaitingRoomAllMakesTheFourRunsOfTheOriginalTier2AndTheMixedTenantDoesNotWait() {
+        StrategyChoice.Converter converter = new StrategyChoice.Converter();
+        List<RunSpec> runs = converter.convert("all").runs(3, false);
+        assertEquals(List.of("ordered", "unordered", "oracle", "mixed"), names(runs));
+        assertEquals(Strategy.ORDERED, runs.getLast().tenantStrategies().getFirst());
+        assertEquals(Strategy.WAITING,
+                converter.convert("mixed").runs(3, true).getFirst().tenantStrategies().getFirst());
+    }
+
+    @Test
+    void badWaitingRoomOptionsAreRefusedNamingTheOptionAndTheValue() {
+        Outcome admission = run("--admission=queue");
+        assertEquals(2, admission.code());
+        assertTrue(admission.err().contains("'queue' is not an admission; use refuse or wait"), admission.err());
+        Outcome wait = run("--admission-wait=0s");
+        assertEquals(2, wait.code());
+        assertTrue(wait.err().contains("--admission-wait must be > 0, was 0s"), wait.err());
+        Outcome room = run("--room=0");
+        assertEquals(2, room.code());
+        assertTrue(room.err().contains("--room must be between 1 and 10000, was 0"), room.err());
+        Outcome at = run("--wait-at=0");
+        assertEquals(2, at.code());
+        assertTrue(at.err().contains("--wait-at must be between 1 and 10000, was 0"), at.err());
+        Outcome refuse = run("--strategy=waiting", "--admission=refuse");
+        assertEquals(2, refuse.code());
+        assertTrue(refuse.err().contains("--strategy=waiting needs --admission=wait"), refuse.err());
     }
 
     private static List<String> names(List<RunSpec> runs) {

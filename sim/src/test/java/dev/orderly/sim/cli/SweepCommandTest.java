@@ -31,7 +31,7 @@ class SweepCommandTest {
     }
 
     @Test
-    void aSmallSweepRunsTheThreeStrategiesAtEveryPointPrintsTheRatiosAndDrawsThem(@TempDir Path dir)
+    void aSmallSweepRunsTheFourStrategiesAtEveryPointPrintsTheRatiosAndDrawsThem(@TempDir Path dir)
             throws Exception {
         Path chart = dir.resolve("sweep.svg");
         Outcome o = run("sweep", "--job-ratios=5,20", "--fullness=1,2", "--segments=6", "--tenants=2",
@@ -44,8 +44,21 @@ class SweepCommandTest {
         assertTrue(o.out().contains("chart: " + chart.toAbsolutePath().normalize()), o.out());
         Document svg = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(Files.newInputStream(chart));
         assertEquals("svg", svg.getDocumentElement().getTagName());
-        // Per measure, per fullness: a solid and a dashed line.
-        assertEquals(3 * 2 * 2, svg.getElementsByTagName("polyline").getLength());
+        // Per measure, per fullness: a solid, a dashed and a dotted line (the waiting room).
+        assertEquals(3 * 2 * 3, svg.getElementsByTagName("polyline").getLength());
+        assertTrue(o.out().lines().anyMatch(l -> l.startsWith("  fleet ") && l.contains("waiting room/oracle")),
+                o.out());
+    }
+
+    @Test
+    void withoutTheWaitingRoomTheSweepRunsTheThreeStrategiesAsBefore(@TempDir Path dir) throws Exception {
+        Path chart = dir.resolve("sweep.svg");
+        Outcome o = run("sweep", "--job-ratios=5", "--fullness=2", "--segments=6", "--tenants=2", "--workers=4",
+                "--time-scale=50", "--admission=refuse", "-o", chart.toString());
+        assertEquals(0, o.code(), o.out() + o.err());
+        assertTrue(o.out().lines().noneMatch(l -> l.contains("waiting room")), o.out());
+        Document svg = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(Files.newInputStream(chart));
+        assertEquals(3 * 2, svg.getElementsByTagName("polyline").getLength());
     }
 
     @Test

@@ -3,6 +3,7 @@ package dev.orderly.sim.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.orderly.sim.fleet.Admission;
 import dev.orderly.sim.fleet.FaultRates;
 import dev.orderly.sim.fleet.FleetConfig;
 import dev.orderly.sim.fleet.TimeScale;
@@ -19,7 +20,9 @@ class SimulationRunTest {
     /** 3 tenants x 30 segments x 2 stages, 8 workers each, on 2 x 3 slots; 2 s jobs at 100x (20 ms). */
     private static Scenario scenario(FaultRates faults) {
         FleetConfig fleet = new FleetConfig(2, 3, Duration.ofSeconds(2), 0.4, faults, 42, new TimeScale(100));
-        return new Scenario(30, 2, 8, 3, fleet, Duration.ofMillis(100), Duration.ofMillis(100), Duration.ofMillis(500));
+        // A fleet with a waiting room: only the WAITING strategy's tenants ask to wait in it.
+        return new Scenario(30, 2, 8, 3, fleet, Duration.ofMillis(100), Duration.ofMillis(100), Duration.ofMillis(500))
+                .withAdmission(Admission.waiting(Duration.ofSeconds(1), 4, 2));
     }
 
     @Test
