@@ -25,7 +25,7 @@ import org.openjdk.jmh.annotations.TearDown;
 /**
  * What the request scope costs, on whichever scope this JVM chose: the {@code StructuredTaskScope} one when the forks
  * run with {@code --enable-preview}, the plain JDK 21 one without it (or with {@code -Dorderly.scope=threads}). The
- * scope is chosen once per JVM, so compare two runs, one per flag set (commands in the project README).
+ * scope is chosen once per JVM, so compare two runs, one per flag set (commands in docs/results/performance.md).
  */
 public class RequestScopeBenchmark {
 

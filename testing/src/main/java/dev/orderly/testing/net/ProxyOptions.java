@@ -1,0 +1,71 @@
+package dev.orderly.testing.net;
+
+import java.net.InetSocketAddress;
+import java.time.Duration;
+
+/** The options of {@link TcpProxy#main}: where to listen, where to forward, and the one-way delay. */
+record ProxyOptions(InetSocketAddress listen, InetSocketAddress target, Duration delay) {
+
+    static ProxyOptions parse(String[] args) {
+        InetSocketAddress listen = null;
+        InetSocketAddress target = null;
+        Duration delay = Duration.ZERO;
+        for (String arg : args) {
+            int eq = arg.indexOf('=');
+            String name = eq < 0 ? arg : arg.substring(0, eq);
+            String value = eq < 0 ? null : arg.substring(eq + 1);
+            switch (name) {
+                case "--listen" -> listen = parseAddress(name, value);
+                case "--target" -> target = parseAddress(name, value);
+                case "--delay-ms" -> delay = parseDelay(name, value);
+                default -> throw new IllegalArgumentException(
+                        "unknown option '" + arg + "' (--listen=HOST:PORT --target=HOST:PORT [--delay-ms=N])");
+            }
+        }
+        if (listen == null) {
+            throw new IllegalArgumentException("--listen=HOST:PORT is required");
+        }
+        if (target == null) {
+            throw new IllegalArgumentException("--target=HOST:PORT is required");
+        }
+        return new ProxyOptions(listen, target, delay);
+    }
+
+    /** {@code HOST:PORT} or {@code [V6]:PORT}; the port 0..65535 (0 only makes sense for {@code --listen}). */
+    static InetSocketAddress parseAddress(String option, String value) {
+        if (value == null || value.isEmpty()) {
+            throw new IllegalArgumentException(option + ": expected HOST:PORT, got nothing");
+        }
+        int colon = value.lastIndexOf(':');
+        if (colon <= 0 || colon == value.length() - 1) {
+            throw new IllegalArgumentException(option + ": expected HOST:PORT, got '" + value + "'");
+        }
+        String host = value.substring(0, colon);
+        if (host.startsWith("[") && host.endsWith("]")) {
+            host = host.substring(1, host.length() - 1);
+        }
+        int port;
+        try {
+            port = Integer.parseInt(value.substring(colon + 1));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(option + ": port is not a number in '" + value + "'");
+        }
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException(option + ": port must be 0..65535, got " + port + " in '" + value + "'");
+        }
+        return new InetSocketAddress(host, port);
+    }
+
+    static Duration parseDelay(String option, String value) {
+        long millis;
+        try {
+            millis = Long.parseLong(value == null ? "" : value);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(option + ": expected a number of milliseconds, got '" + value + "'");
+        }
+        if (millis < 0) {
+            throw new IllegalArgumentException(option + ": must be >= 0, got " + millis);
+        }
+        return Duration.ofMillis(millis);
+    }
+}

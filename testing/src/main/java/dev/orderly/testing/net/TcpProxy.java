@@ -1,0 +1,341 @@
+package dev.orderly.testing.net;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * A TCP proxy for tests of slow, frozen and cut links, where the kernel offers no {@code netem}: it listens on one
+ * address and forwards every connection it accepts to one target, byte for byte, both ways.
+ *
+ * <ul>
+ *   <li>{@link #delay(Duration)}: every chunk of bytes reaches the other side that long after the proxy read it, in
+ *       each direction (a round trip gains twice the delay). Chunks stay in order; throughput is not limited.
+ *   <li>{@link #freeze()} / {@link #thaw()}: while frozen no byte moves either way, yet every connection stays open
+ *       and new ones are still accepted, exactly what a peer stopped by {@code SIGSTOP} (or a dead link) looks like:
+ *       the other side learns of it only by its own timeouts or keepalives.
+ *   <li>{@link #cut()}: resets every open connection at once (new ones are accepted as before).
+ *   <li>{@link #close()}: stops listening and resets every connection.
+ * </ul>
+ *
+ * <p>In a test: {@code try (TcpProxy proxy = TcpProxy.start(new InetSocketAddress("127.0.0.1", serverPort))) {
+ * dial(proxy.hostPort()); proxy.freeze(); ... }}. As a process (for a harness, e.g. inside a network namespace):
+ * {@code java -cp orderly-testing.jar dev.orderly.testing.net.TcpProxy --listen=HOST:PORT --target=HOST:PORT
+ * [--delay-ms=N]}; it prints {@code listening on HOST:PORT} once it accepts connections (port 0 picks a free one),
+ * then takes the commands {@code freeze}, {@code thaw}, {@code cut} and {@code delay-ms=N}, one a line, on its
+ * standard input, and stops on SIGTERM. A bad option is one line on standard error and exit status 2.
+ *
+ * <p>This class is thread-safe.
+ */
+public final class TcpProxy implements AutoCloseable {
+
+    /*
+     * Threads: one acceptor; per connection a reader and a writer per direction (Pump), platform daemon threads, so a
+     * proxy never keeps a JVM alive. A reader waits while frozen before it hands a chunk on, so a frozen proxy holds
+     * at most one chunk per direction and the sender's kernel buffers fill, as with a stopped peer.
+     *
+     * Invariants, all guarded by lock: delay >= 0; once closed is true it stays true and links is empty and stays
+     * empty (a link accepted while closing is reset by register); every live Link is in links. thawed is signalled on
+     * thaw and close, the only events that end a wait in awaitForwarding.
+     */
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition thawed = lock.newCondition();
+    private final Condition closedCondition = lock.newCondition();
+    private final ServerSocket listener;
+    private final InetSocketAddress target;
+    // guarded by lock
+    private Duration delay = Duration.ZERO;
+    // guarded by lock
+    private boolean frozen;
+    // guarded by lock
+    private boolean closed;
+    // guarded by lock
+    private final Set<Link> links = new HashSet<>();
+
+    private TcpProxy(ServerSocket listener, InetSocketAddress target) {
+        this.listener = listener;
+        this.target = target;
+    }
+
+    /** Starts a proxy on a free port of 127.0.0.1 that forwards to {@code target}. */
+    public static TcpProxy start(InetSocketAddress target) throws IOException {
+        return start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), target);
+    }
+
+    /** Starts a proxy listening on {@code listen} (port 0 = a free port) that forwards to {@code target}. */
+    public static TcpProxy start(InetSocketAddress listen, InetSocketAddress target) throws IOException {
+        Objects.requireNonNull(listen, "listen");
+        Objects.requireNonNull(target, "target");
+        ServerSocket listener = new ServerSocket();
+        listener.setReuseAddress(true);
+        try {
+            listener.bind(listen, 128);
+        } catch (IOException e) {
+            listener.close();
+            throw new IOException("tcp proxy: cannot listen on " + listen + ": " + e.getMessage(), e);
+        }
+        TcpProxy proxy = new TcpProxy(listener, target);
+        Thread acceptor = new Thread(proxy::acceptLoop, "tcp-proxy-accept-" + listener.getLocalPort());
+        acceptor.setDaemon(true);
+        acceptor.start();
+        return proxy;
+    }
+
+    /** The bound address (the real port when started on port 0). */
+    public InetSocketAddress address() {
+        return new InetSocketAddress(listener.getInetAddress(), listener.getLocalPort());
+    }
+
+    /** The bound port. */
+    public int port() {
+        return listener.getLocalPort();
+    }
+
+    /** {@code host:port} of the bound address, ready for a gRPC target or an address list. */
+    public String hostPort() {
+        return listener.getInetAddress().getHostAddress() + ":" + listener.getLocalPort();
+    }
+
+    /** Delays each direction by {@code oneWay} from now on (chunks already read keep their time). Zero = none. */
+    public TcpProxy delay(Duration oneWay) {
+        Objects.requireNonNull(oneWay, "oneWay");
+        if (oneWay.isNegative()) {
+            throw new IllegalArgumentException("delay must be >= 0, got " + oneWay);
+        }
+        lock.lock();
+        try {
+            delay = oneWay;
+        } finally {
+            lock.unlock();
+        }
+        return this;
+    }
+
+    /** Stops every byte, both ways, on every connection, open or new, until {@link #thaw()}. Connections stay open. */
+    public void freeze() {
+        lock.lock();
+        try {
+            frozen = true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Lets bytes move again; what was held goes on in order. */
+    public void thaw() {
+        lock.lock();
+        try {
+            frozen = false;
+            thawed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Resets every open connection (both of its sockets); the proxy keeps accepting new ones. */
+    public void cut() {
+        for (Link link : drainLinks(false)) {
+            link.reset();
+        }
+    }
+
+    /** How many connections are open now. */
+    public int connections() {
+        lock.lock();
+        try {
+            return links.size();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Stops listening and resets every connection. Idempotent. */
+    @Override
+    public void close() {
+        try {
+            listener.close();
+        } catch (IOException e) {
+            // Closing a listening socket has nothing left to fail on that the caller could act on.
+        }
+        for (Link link : drainLinks(true)) {
+            link.reset();
+        }
+    }
+
+    /** Blocks until {@link #close()} was called. */
+    public void awaitClosed() throws InterruptedException {
+        lock.lock();
+        try {
+            while (!closed) {
+                closedCondition.await();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private List<Link> drainLinks(boolean closing) {
+        lock.lock();
+        try {
+            if (closing) {
+                closed = true;
+                thawed.signalAll();
+                closedCondition.signalAll();
+            }
+            List<Link> open = new ArrayList<>(links);
+            links.clear();
+            return open;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void acceptLoop() {
+        while (true) {
+            Socket client;
+            try {
+                client = listener.accept();
+            } catch (IOException e) {
+                return; // the listener was closed
+            }
+            Link link = new Link(this, client, target);
+            if (register(link)) {
+                link.start();
+            } else {
+                link.reset();
+            }
+        }
+    }
+
+    private boolean register(Link link) {
+        lock.lock();
+        try {
+            if (closed) {
+                return false;
+            }
+            links.add(link);
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Called by a link once both its sockets are closed. */
+    void forget(Link link) {
+        lock.lock();
+        try {
+            links.remove(link);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The delay a chunk read now gets. */
+    Duration currentDelay() {
+        lock.lock();
+        try {
+            return delay;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Blocks while the proxy is frozen; returns at once when it is not (or is closed). */
+    void awaitForwarding() throws InterruptedException {
+        lock.lock();
+        try {
+            while (frozen && !closed) {
+                thawed.await();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Runs a proxy as a process: {@code --listen=HOST:PORT --target=HOST:PORT [--delay-ms=N]}, then commands on
+     * standard input. See the class comment.
+     */
+    public static void main(String[] args) {
+        ProxyOptions options;
+        try {
+            options = ProxyOptions.parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println("tcp-proxy: " + e.getMessage());
+            System.exit(2);
+            return;
+        }
+        TcpProxy proxy;
+        try {
+            proxy = start(options.listen(), options.target());
+        } catch (IOException e) {
+            System.err.println("tcp-proxy: " + e.getMessage());
+            System.exit(1);
+            return;
+        }
+        proxy.delay(options.delay());
+        Runtime.getRuntime().addShutdownHook(new Thread(proxy::close, "tcp-proxy-shutdown"));
+        System.out.println("listening on " + proxy.hostPort());
+        System.out.flush();
+        try {
+            readCommands(proxy);
+            proxy.awaitClosed();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (UncheckedIOException e) {
+            System.err.println("tcp-proxy: standard input: " + e.getCause().getMessage());
+        } finally {
+            proxy.close();
+        }
+    }
+
+    /** Applies the commands of standard input until it ends (an absent or closed input leaves the proxy running). */
+    private static void readCommands(TcpProxy proxy) {
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        String line;
+        try {
+            while ((line = in.readLine()) != null) {
+                String command = line.strip();
+                try {
+                    applyCommand(proxy, command);
+                    System.out.println("ok " + command);
+                } catch (IllegalArgumentException e) {
+                    System.out.println("error " + e.getMessage());
+                }
+                System.out.flush();
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void applyCommand(TcpProxy proxy, String command) {
+        switch (command) {
+            case "freeze" -> proxy.freeze();
+            case "thaw" -> proxy.thaw();
+            case "cut" -> proxy.cut();
+            default -> {
+                if (command.startsWith("delay-ms=")) {
+                    proxy.delay(ProxyOptions.parseDelay("delay-ms", command.substring("delay-ms=".length())));
+                } else {
+                    throw new IllegalArgumentException(
+                            "unknown command '" + command + "' (freeze, thaw, cut, delay-ms=N)");
+                }
+            }
+        }
+    }
+}
