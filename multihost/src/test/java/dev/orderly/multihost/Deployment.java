@@ -31,7 +31,7 @@ record Deployment(Path outputs, Path logs) {
     static final int MAX_CONCURRENT = 8;
 
     private static final String TIER2_MAIN = "dev.orderly.sim.cli.Tier2Main";
-    private static final String PROXY_MAIN = DelayingProxy.class.getName();
+    private static final String PROXY_MAIN = "dev.orderly.testing.net.TcpProxy";
 
     /** The gRPC target the tier1 dials: one name, every tier2 host. */
     static String target() {
