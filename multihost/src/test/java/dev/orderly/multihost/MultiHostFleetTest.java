@@ -17,6 +17,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -38,7 +39,8 @@ class MultiHostFleetTest {
     private static final int FAULT_AFTER = 40;
     private static final Duration RUN_TIMEOUT = Duration.ofSeconds(80);
 
-    @TempDir
+    /** Outputs and every host's log; kept when a run fails, so that its logs can be read. */
+    @TempDir(cleanup = CleanupMode.ON_SUCCESS)
     static Path dir;
 
     private static Network network;
