@@ -1,13 +1,16 @@
 package dev.orderly.grpc;
 
+import com.google.protobuf.ByteString;
 import dev.orderly.api.Job;
 import dev.orderly.api.JobKey;
 import dev.orderly.api.Tier2Exception;
 import dev.orderly.grpc.proto.Completed;
 import dev.orderly.grpc.proto.Failed;
 import dev.orderly.grpc.proto.ProcessRangeResponse;
+import dev.orderly.grpc.proto.Update;
 import io.grpc.Status;
 import io.grpc.stub.ServerCallStreamObserver;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -29,8 +32,11 @@ import org.slf4j.LoggerFactory;
  * <h2>State (guarded by {@code lock})</h2>
  * {@code thread} is set once, before the job can be cancelled by anyone but gRPC; {@code stopped} is set once, by the
  * first stop. A stop that comes before the thread exists is seen by the thread when it starts, so none is lost.
- * Only the job's thread writes to {@code responses} after {@code Admitted}: gRPC's stream observer is not thread-safe.
- * This class is thread-safe.
+ * {@code ended} turns true once, when the call's end is sent (or when the job ends on a cancelled call).
+ *
+ * <p>After {@code Admitted}, every message goes out under {@code lock}: gRPC's stream observer is not thread-safe, and
+ * the worker may send updates from threads of its own ({@link JobContext#sendUpdate}) while the job's thread sends the
+ * end. An update after the end is dropped. This class is thread-safe.
  */
 final class ServerJob implements Runnable {
 
@@ -42,6 +48,7 @@ final class ServerJob implements Runnable {
     private final Job job;
     private final byte[] work;
     private final JobWorker worker;
+    private final JobOutputs outputs;
     private final ServerCallStreamObserver<ProcessRangeResponse> responses;
     private final AdmissionLimit slots;
     private final Consumer<ServerJob> onEnd;
@@ -51,12 +58,17 @@ final class ServerJob implements Runnable {
     private Thread thread;
     // guarded by lock
     private Why stopped;
+    // guarded by lock
+    private boolean ended;
 
-    ServerJob(Job job, byte[] work, JobWorker worker, ServerCallStreamObserver<ProcessRangeResponse> responses,
-              AdmissionLimit slots, Consumer<ServerJob> onEnd) {
+    /** @param outputs where {@link JobContext#writeOutput} writes; null when the server has none */
+    ServerJob(Job job, byte[] work, JobWorker worker, JobOutputs outputs,
+              ServerCallStreamObserver<ProcessRangeResponse> responses, AdmissionLimit slots,
+              Consumer<ServerJob> onEnd) {
         this.job = job;
         this.work = work;
         this.worker = worker;
+        this.outputs = outputs;
         this.responses = responses;
         this.slots = slots;
         this.onEnd = onEnd;
@@ -106,7 +118,7 @@ final class ServerJob implements Runnable {
     public void run() {
         try {
             if (stoppedAs() == null) {
-                worker.run(job, work);
+                worker.run(new Context(job, work, outputs, this));
             }
             end(null);
         } catch (Throwable e) {
@@ -118,7 +130,20 @@ final class ServerJob implements Runnable {
     }
 
     private void end(Throwable e) {
-        Why why = stoppedAs();
+        lock.lock();
+        try {
+            sendEnd(e, stopped);
+            ended = true;
+        } finally {
+            lock.unlock();
+        }
+        if (e instanceof InterruptedException && stoppedAs() == null) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Sends the call's end as the worker's ending and the first stop say. Called under {@code lock}. */
+    private void sendEnd(Throwable e, Why why) {
         try {
             if (why == Why.CLIENT_CANCELLED) {
                 return; // nobody is listening
@@ -146,8 +171,47 @@ final class ServerJob implements Runnable {
             // The call was closed under us (cancelled between our check and the send): nothing left to tell.
             LOG.debug("job {}: could not send its end: {}", job.key(), sendFailed.toString());
         }
-        if (e instanceof InterruptedException && why == null) {
-            Thread.currentThread().interrupt();
+    }
+
+    /** Sends an {@code Update}, unless the call has ended or was cancelled. */
+    private void sendUpdate(byte[] payload) {
+        ProcessRangeResponse update = ProcessRangeResponse.newBuilder()
+                .setUpdate(Update.newBuilder().setPayload(ByteString.copyFrom(payload))).build();
+        lock.lock();
+        try {
+            if (ended || stopped != null || responses.isCancelled()) {
+                return;
+            }
+            responses.onNext(update);
+        } catch (RuntimeException sendFailed) {
+            LOG.debug("job {}: could not send an update: {}", job.key(), sendFailed.toString());
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** A context for a worker run outside a server (its {@link JobWorker.WithContext#run(Job, byte[])}). */
+    static JobContext detachedContext(Job job, byte[] work) {
+        return new Context(job, work, null, null);
+    }
+
+    /** The {@link JobContext} of one job; {@code owner} is null outside a server. */
+    private record Context(Job job, byte[] work, JobOutputs outputs, ServerJob owner) implements JobContext {
+
+        @Override
+        public void writeOutput(byte[] output) throws IOException, Tier2Exception {
+            if (outputs == null) {
+                throw new IllegalStateException("this tier2 has no outputs to write job " + job.key() + " to:"
+                        + " build its Tier2Server with outputs(...), or start Tier2Main with --outputs");
+            }
+            outputs.write(job.requestId(), job.key().segment(), output);
+        }
+
+        @Override
+        public void sendUpdate(byte[] payload) {
+            if (owner != null) {
+                owner.sendUpdate(payload.clone());
+            }
         }
     }
 

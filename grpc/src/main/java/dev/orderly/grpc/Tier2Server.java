@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -47,6 +48,7 @@ public final class Tier2Server implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Tier2Server.class);
 
     private final JobWorker worker;
+    private final JobOutputs outputs;
     private final int maxConcurrentJobs;
     private final Duration executionTimeout;
     private final Duration drainGrace;
@@ -58,10 +60,12 @@ public final class Tier2Server implements AutoCloseable {
     private final ScheduledExecutorService timer =
             Executors.newSingleThreadScheduledExecutor(Thread.ofVirtual().name("tier2-execution-limit").factory());
     private final AtomicBoolean closed = new AtomicBoolean();
+    private final CountDownLatch terminated = new CountDownLatch(1);
     private final Server server;
 
     private Tier2Server(Builder b) {
         this.worker = b.worker;
+        this.outputs = b.outputs;
         this.maxConcurrentJobs = b.maxConcurrentJobs;
         this.executionTimeout = b.executionTimeout;
         this.drainGrace = b.drainGrace;
@@ -151,9 +155,40 @@ public final class Tier2Server implements AutoCloseable {
         }
         timer.shutdownNow();
         executor.shutdownNow();
+        terminated.countDown();
         if (interrupted) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /**
+     * Waits until this server has drained and stopped: until a {@link #close()}, from any thread (a shutdown hook on
+     * SIGTERM, say), has returned. What a {@code main} calls to stay up while the server serves.
+     *
+     * @throws InterruptedException if interrupted while waiting (the server keeps running)
+     */
+    public void awaitTermination() throws InterruptedException {
+        terminated.await();
+    }
+
+    /**
+     * Waits at most {@code timeout} for this server to drain and stop, as {@link #awaitTermination()}.
+     *
+     * @return true if it has stopped, false if the time ran out first
+     * @throws InterruptedException if interrupted while waiting (the server keeps running)
+     */
+    public boolean awaitTermination(Duration timeout) throws InterruptedException {
+        return terminated.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
+    }
+
+    /** As {@link #awaitTermination(Duration)}, in the units of {@link java.util.concurrent.ExecutorService}'s. */
+    public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
+        return terminated.await(timeout, unit);
+    }
+
+    /** True once {@link #close()} has finished: drained and stopped. */
+    public boolean isTerminated() {
+        return terminated.getCount() == 0;
     }
 
     private ServerServiceDefinition service() {
@@ -187,7 +222,7 @@ public final class Tier2Server implements AutoCloseable {
                 // fall through to run it
             }
         }
-        ServerJob serverJob = new ServerJob(job, request.getWork().toByteArray(), worker, responses, slots,
+        ServerJob serverJob = new ServerJob(job, request.getWork().toByteArray(), worker, outputs, responses, slots,
                 running::remove);
         running.add(serverJob);
         responses.setOnCancelHandler(() -> serverJob.cancel(ServerJob.Why.CLIENT_CANCELLED));
@@ -202,6 +237,7 @@ public final class Tier2Server implements AutoCloseable {
         private int port;
         private int maxConcurrentJobs = 4;
         private JobWorker worker;
+        private JobOutputs outputs;
         private Duration executionTimeout;
         private Duration drainGrace = Duration.ofSeconds(10);
         private String instanceName = "tier2";
@@ -237,6 +273,15 @@ public final class Tier2Server implements AutoCloseable {
         /** What the server does for one job. Required. */
         public Builder worker(JobWorker worker) {
             this.worker = Objects.requireNonNull(worker, "worker");
+            return this;
+        }
+
+        /**
+         * Where {@link JobContext#writeOutput} writes the jobs' outputs. Optional: without it a worker writes its
+         * output itself, and {@code writeOutput} throws {@link IllegalStateException}.
+         */
+        public Builder outputs(JobOutputs outputs) {
+            this.outputs = Objects.requireNonNull(outputs, "outputs");
             return this;
         }
 

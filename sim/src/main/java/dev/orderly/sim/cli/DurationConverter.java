@@ -11,7 +11,7 @@ import picocli.CommandLine;
  * zero. A sign is read too; each option checks its own range. picocli turns the exception into a one-line error
  * naming the option.
  */
-final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
+public final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
 
     private static final Duration LONGEST = Duration.ofDays(365);
 
@@ -31,7 +31,7 @@ final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
     }
 
     /** Writes a duration the way this converter reads it. */
-    static String format(Duration d) {
+    public static String format(Duration d) {
         long ms = d.toMillis();
         if (ms == 0 && !d.isZero()) {
             return d.toNanos() + "ns";

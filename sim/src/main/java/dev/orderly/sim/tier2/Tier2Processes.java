@@ -26,7 +26,7 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 public final class Tier2Processes implements AutoCloseable {
 
-    private static final String MAIN = "dev.orderly.sim.cli.Tier2Main";
+    private static final String MAIN = "dev.orderly.tier2.Tier2Main";
     private static final String READY = "listening on ";
 
     private final ReentrantLock lock = new ReentrantLock();

@@ -1,0 +1,43 @@
+package dev.orderly.grpc;
+
+import dev.orderly.api.Job;
+import dev.orderly.api.Tier2Exception;
+import java.io.IOException;
+
+/**
+ * What a {@link JobWorker} gets for one admitted job beyond the job itself: where its output goes and a way to report
+ * progress. One context per job, valid until the worker returns; the server makes it, the worker only uses it.
+ *
+ * <p>Where the output goes is the tier2's business, not the worker's: the process is started with it (for
+ * {@code Tier2Main}, {@code --outputs=DIR} or {@code --outputs=s3://bucket/prefix}), and {@link #writeOutput} puts the
+ * output of this job's segment in the place the tier1 reads for this job's request. A worker that writes its output
+ * itself may ignore this.
+ *
+ * <p>Thread-safe: a worker may call it from threads of its own while {@link JobWorker#run(JobContext)} runs.
+ */
+public interface JobContext {
+
+    /** The job: request id, segment, stage and dial attempt. */
+    Job job();
+
+    /** The opaque bytes the tier1 sent with the job (empty when none). The same array on every call: do not change it. */
+    byte[] work();
+
+    /**
+     * Writes this job's output: the output of segment {@code job().key().segment()} of request
+     * {@code job().requestId()}, where the tier1 reads it. One write, all of it or nothing for a reader; a second
+     * write replaces the first. Only the last stage's output is read by the tier1.
+     *
+     * @throws IOException if the store fails; thrown out of the worker it is a retryable failure
+     * @throws Tier2Exception of kind FATAL if the request's outputs can never be written here; thrown out of the
+     *         worker it fails the request
+     * @throws IllegalStateException if this tier2 was built without outputs ({@link Tier2Server.Builder#outputs})
+     */
+    void writeOutput(byte[] output) throws IOException, Tier2Exception;
+
+    /**
+     * Sends an {@code Update} with {@code payload} to the tier1: progress, which Orderly passes on without reading.
+     * After the job has ended (or its call was cancelled) it does nothing.
+     */
+    void sendUpdate(byte[] payload);
+}

@@ -1,0 +1,213 @@
+package dev.orderly.s3;
+
+import dev.orderly.api.OutputStore;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+import software.amazon.awssdk.core.exception.AbortedException;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.NoSuchBucketException;
+import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
+import software.amazon.awssdk.services.s3.model.S3Exception;
+
+/**
+ * An {@link OutputStore} in an S3 bucket, for a tier1 and tier2 instances on many machines: one object per segment,
+ * under {@code prefix + "segment-" + %020d + ".out"} (twenty digits, so the keys of a request list in segment order).
+ *
+ * <p>{@link #write} is one {@code PUT}: S3 makes an object visible whole or not at all, so a reader never sees part of
+ * an output. {@link #read} is one {@code GET}: a missing key (404) is empty; any other failure (the bucket missing,
+ * access denied, the endpoint unreachable, a timeout after the client's retries) is an {@link IOException} whose
+ * message names the bucket and the key. {@link #contains} is one {@code HEAD}. An interrupt while a call is under way
+ * ends it with an {@link InterruptedIOException}, the thread's interrupt flag set.
+ *
+ * <p>Timeouts and retries are the {@link S3Client}'s: {@link S3Clients#create} makes one with both set explicitly.
+ * This store does not close the client. This class is thread-safe (the SDK's client is).
+ */
+public final class S3OutputStore implements OutputStore {
+
+    private final S3Client client;
+    private final String bucket;
+    private final String prefix;
+
+    private S3OutputStore(Builder b) {
+        this.client = b.client;
+        this.bucket = b.bucket;
+        this.prefix = b.prefix;
+    }
+
+    /** A builder; {@link Builder#client} and {@link Builder#bucket} are required. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The bucket. */
+    public String bucket() {
+        return bucket;
+    }
+
+    /** The prefix of every key, possibly empty. */
+    public String prefix() {
+        return prefix;
+    }
+
+    /**
+     * The key of the output of {@code segment}: {@code prefix + "segment-" + %020d + ".out"}.
+     *
+     * @throws IllegalArgumentException if {@code segment < 0}
+     */
+    public String keyOf(long segment) {
+        if (segment < 0) {
+            throw new IllegalArgumentException("segment must be >= 0, was " + segment);
+        }
+        return prefix + String.format(Locale.ROOT, "segment-%020d.out", segment);
+    }
+
+    /**
+     * Stores {@code output} as the output of {@code segment}, in one {@code PUT}, replacing any earlier one.
+     *
+     * @throws IOException naming the bucket and the key if the write fails
+     */
+    public void write(long segment, byte[] output) throws IOException {
+        Objects.requireNonNull(output, "output");
+        String key = keyOf(segment);
+        try {
+            client.putObject(r -> r.bucket(bucket).key(key).contentLength((long) output.length),
+                    RequestBody.fromBytes(output));
+        } catch (SdkException e) {
+            throw failure("write", key, e);
+        }
+    }
+
+    @Override
+    public Optional<byte[]> read(long segment) throws IOException {
+        String key = keyOf(segment);
+        try {
+            return Optional.of(client.getObjectAsBytes(r -> r.bucket(bucket).key(key)).asByteArray());
+        } catch (NoSuchKeyException e) {
+            return Optional.empty();
+        } catch (NoSuchBucketException e) {
+            throw failure("read", key, e);
+        } catch (S3Exception e) {
+            if (e.statusCode() == 404 && !isNoSuchBucket(e)) {
+                return Optional.empty();
+            }
+            throw failure("read", key, e);
+        } catch (SdkException e) {
+            throw failure("read", key, e);
+        }
+    }
+
+    /**
+     * Whether the output of {@code segment} is stored, by one {@code HEAD} (no body is read). A {@code HEAD} answer has
+     * no error code, so a missing bucket reads as {@code false} here; {@link #read} tells the two apart.
+     *
+     * @throws IOException naming the bucket and the key for anything but a 404
+     */
+    public boolean contains(long segment) throws IOException {
+        String key = keyOf(segment);
+        try {
+            client.headObject(r -> r.bucket(bucket).key(key));
+            return true;
+        } catch (NoSuchKeyException e) {
+            return false;
+        } catch (S3Exception e) {
+            if (e.statusCode() == 404) {
+                return false;
+            }
+            throw failure("look up", key, e);
+        } catch (SdkException e) {
+            throw failure("look up", key, e);
+        }
+    }
+
+    private static boolean isNoSuchBucket(S3Exception e) {
+        return e.awsErrorDetails() != null && "NoSuchBucket".equals(e.awsErrorDetails().errorCode());
+    }
+
+    private IOException failure(String what, String key, SdkException e) {
+        String where = "s3://" + bucket + "/" + key;
+        if (e instanceof AbortedException || Thread.currentThread().isInterrupted()
+                || e.getCause() instanceof InterruptedException) {
+            Thread.currentThread().interrupt();
+            InterruptedIOException interrupted = new InterruptedIOException("interrupted while trying to " + what
+                    + " " + where);
+            interrupted.initCause(e);
+            return interrupted;
+        }
+        String detail = e instanceof S3Exception s3 ? "HTTP " + s3.statusCode()
+                + (s3.awsErrorDetails() != null && s3.awsErrorDetails().errorCode() != null
+                        ? " " + s3.awsErrorDetails().errorCode() : "") + ": " + firstLine(s3.getMessage())
+                : firstLine(String.valueOf(e.getMessage()));
+        return new IOException("can not " + what + " " + where + " (bucket " + bucket + ", key " + key + "): "
+                + detail, e);
+    }
+
+    private static String firstLine(String s) {
+        int nl = s.indexOf('\n');
+        return (nl < 0 ? s : s.substring(0, nl)).strip();
+    }
+
+    @Override
+    public String toString() {
+        return "S3OutputStore[s3://" + bucket + "/" + prefix + "]";
+    }
+
+    /** Builds an {@link S3OutputStore}. Not thread-safe. */
+    public static final class Builder {
+        private S3Client client;
+        private String bucket;
+        private String prefix = "";
+
+        private Builder() {
+        }
+
+        /** The client; required. {@link S3Clients#create} makes one with explicit timeouts and retries. */
+        public Builder client(S3Client client) {
+            this.client = Objects.requireNonNull(client, "client");
+            return this;
+        }
+
+        /**
+         * The bucket; required. Checked against S3's rules for bucket names (3..63 of lower-case letters, digits,
+         * {@code .} and {@code -}, starting and ending with a letter or digit).
+         */
+        public Builder bucket(String bucket) {
+            Objects.requireNonNull(bucket, "bucket");
+            if (!bucket.matches("[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]")) {
+                throw new IllegalArgumentException("bucket must be 3..63 of [a-z0-9.-], starting and ending with a"
+                        + " letter or digit, was '" + bucket + "'");
+            }
+            this.bucket = bucket;
+            return this;
+        }
+
+        /**
+         * The prefix of every key, taken as it is (give the trailing {@code /} yourself: {@code "requests/r-1/"});
+         * default empty. At most 900 characters, no leading {@code /}.
+         */
+        public Builder prefix(String prefix) {
+            Objects.requireNonNull(prefix, "prefix");
+            if (prefix.startsWith("/") || prefix.length() > 900) {
+                throw new IllegalArgumentException("prefix must not start with '/' and be at most 900 characters,"
+                        + " was '" + prefix + "'");
+            }
+            this.prefix = prefix;
+            return this;
+        }
+
+        /** @throws IllegalStateException if the client or the bucket is missing */
+        public S3OutputStore build() {
+            if (client == null) {
+                throw new IllegalStateException("an S3OutputStore needs a client");
+            }
+            if (bucket == null) {
+                throw new IllegalStateException("an S3OutputStore needs a bucket");
+            }
+            return new S3OutputStore(this);
+        }
+    }
+}

@@ -1,0 +1,103 @@
+package dev.orderly.tier2;
+
+import dev.orderly.api.Tier2Exception;
+import dev.orderly.engine.FileOutputStore;
+import dev.orderly.grpc.JobOutputs;
+import dev.orderly.s3.S3OutputStore;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.file.Path;
+import java.util.regex.Pattern;
+import software.amazon.awssdk.services.s3.S3Client;
+
+/**
+ * Where a tier2 process writes its jobs' outputs ({@code --outputs}). Request {@code R}'s outputs go to a store of
+ * their own under the root, so that a tier1 reads request {@code R} from that store alone:
+ *
+ * <ul>
+ *   <li>{@code --outputs=DIR}: {@code DIR/R/}, a {@link FileOutputStore} (a file system both sides reach);
+ *   <li>{@code --outputs=s3://BUCKET/PREFIX}: an {@link S3OutputStore} on {@code BUCKET} with the key prefix
+ *       {@code PREFIX/R/} (a {@code /} is added after a non-empty {@code PREFIX} that lacks one), so segment 12 of
+ *       request {@code r-1} is {@code PREFIX/r-1/segment-00000000000000000012.out}.
+ * </ul>
+ *
+ * The request id names that place, so it must be 1..100 of {@code [A-Za-z0-9._-]} and not {@code .} or {@code ..};
+ * another is FATAL for the job (no retry can fix it).
+ */
+record OutputLocation(Path directory, String bucket, String prefix) {
+
+    private static final Pattern SAFE_ID = Pattern.compile("[A-Za-z0-9._-]{1,100}");
+
+    /**
+     * Reads {@code --outputs}.
+     *
+     * @throws IllegalArgumentException naming the value if it is neither a directory nor {@code s3://BUCKET[/PREFIX]}
+     */
+    static OutputLocation parse(String value) {
+        if (value.isBlank()) {
+            throw new IllegalArgumentException("--outputs must be a directory or s3://BUCKET/PREFIX, was '" + value
+                    + "'");
+        }
+        if (!value.startsWith("s3://")) {
+            return new OutputLocation(Path.of(value), null, null);
+        }
+        URI uri;
+        try {
+            uri = new URI(value);
+        } catch (URISyntaxException e) {
+            throw new IllegalArgumentException("--outputs=" + value + " is not an s3://BUCKET/PREFIX URL: "
+                    + e.getMessage());
+        }
+        String bucket = uri.getHost();
+        if (bucket == null || uri.getQuery() != null || uri.getFragment() != null || uri.getUserInfo() != null
+                || uri.getPort() != -1) {
+            throw new IllegalArgumentException("--outputs=" + value + " must be s3://BUCKET/PREFIX (a bucket name,"
+                    + " then an optional key prefix)");
+        }
+        try {
+            S3OutputStore.builder().bucket(bucket); // checks the name
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--outputs=" + value + ": " + e.getMessage());
+        }
+        String prefix = uri.getPath() == null ? "" : uri.getPath().replaceFirst("^/+", "");
+        if (!prefix.isEmpty() && !prefix.endsWith("/")) {
+            prefix += "/";
+        }
+        return new OutputLocation(null, bucket, prefix);
+    }
+
+    /** True for {@code s3://} outputs. */
+    boolean isS3() {
+        return bucket != null;
+    }
+
+    /** The outputs in a directory: request {@code R} in {@code directory/R/}. */
+    JobOutputs inDirectory() {
+        Path root = directory;
+        return (requestId, segment, output) -> new FileOutputStore(root.resolve(checked(requestId)))
+                .write(segment, output);
+    }
+
+    /** The outputs in the bucket: request {@code R} under {@code prefix + R + "/"}. */
+    JobOutputs inBucket(S3Client client) {
+        return (requestId, segment, output) -> S3OutputStore.builder().client(client).bucket(bucket)
+                .prefix(prefix + checked(requestId) + "/").build().write(segment, output);
+    }
+
+    /**
+     * @return {@code requestId}, if it can name a directory or a key prefix
+     * @throws Tier2Exception FATAL if not: no retry can fix it
+     */
+    static String checked(String requestId) throws Tier2Exception {
+        if (!SAFE_ID.matcher(requestId).matches() || requestId.equals(".") || requestId.equals("..")) {
+            throw Tier2Exception.fatal("request id must be 1..100 of [A-Za-z0-9._-] to name where its outputs go,"
+                    + " was '" + requestId + "'", null);
+        }
+        return requestId;
+    }
+
+    @Override
+    public String toString() {
+        return isS3() ? "s3://" + bucket + "/" + prefix : directory.toString();
+    }
+}

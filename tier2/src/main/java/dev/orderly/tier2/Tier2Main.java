@@ -1,0 +1,204 @@
+package dev.orderly.tier2;
+
+import dev.orderly.grpc.JobOutputs;
+import dev.orderly.grpc.JobWorker;
+import dev.orderly.grpc.Tier2Server;
+import dev.orderly.s3.S3Clients;
+import java.io.PrintWriter;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+import software.amazon.awssdk.services.s3.S3Client;
+
+/**
+ * One tier2 process: a {@link Tier2Server} running the embedder's {@link JobWorker}, found on the class path
+ * ({@link java.util.ServiceLoader}: exactly one registered {@code JobWorker} or {@link JobWorkerProvider}) or named
+ * with {@code --worker=CLASS}. Arguments it does not know are the worker's options, handed to its provider.
+ *
+ * <p>Prints {@code listening on <host>:<port>} once it accepts calls, and drains on SIGTERM (running jobs get the
+ * grace period, new calls are turned away). Exit codes: 2 for a bad option or no usable worker (one line), 1 if it
+ * can not bind or the worker can not be made.
+ */
+@Command(name = "tier2", mixinStandardHelpOptions = true, versionProvider = Tier2Main.Version.class,
+        sortOptions = false, usageHelpAutoWidth = true,
+        description = "Serves orderly.tier2.v1.Tier2 with your JobWorker: one job per call, at most --max-concurrent"
+                + " at once (the rest are refused), outputs of request R under --outputs/R/ (a directory or an S3"
+                + " bucket).")
+public final class Tier2Main implements Callable<Integer> {
+
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "--host", paramLabel = "ADDRESS", defaultValue = "127.0.0.1",
+            description = "Address to listen on (default: ${DEFAULT-VALUE}).")
+    private String host;
+
+    @Option(names = "--port", paramLabel = "N", defaultValue = "0",
+            description = "Port to listen on; 0 picks a free one (default: ${DEFAULT-VALUE}).")
+    private int port;
+
+    @Option(names = "--max-concurrent", paramLabel = "N", defaultValue = "4",
+            description = "Jobs run at once before the tier2 refuses (default: ${DEFAULT-VALUE}).")
+    private int maxConcurrent;
+
+    @Option(names = "--outputs", paramLabel = "DIR|s3://BUCKET/PREFIX", required = true,
+            description = "Where the outputs go, shared with the tier1: a directory (request R's under DIR/R/) or an"
+                    + " S3 bucket (request R's under the key prefix PREFIX/R/).")
+    private String outputs;
+
+    @Option(names = "--s3-endpoint", paramLabel = "URL",
+            description = "An S3-compatible endpoint for s3:// outputs, such as http://127.0.0.1:9000 (path-style"
+                    + " access); default: AWS S3. Credentials come from the AWS SDK's usual chain"
+                    + " (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, a profile, a role).")
+    private URI s3Endpoint;
+
+    @Option(names = "--worker", paramLabel = "CLASS",
+            description = "The JobWorker or JobWorkerProvider class to run (default: the one registered on the class"
+                    + " path).")
+    private String workerClass;
+
+    @Option(names = "--execution-timeout", paramLabel = "DURATION", converter = DurationOption.class,
+            description = "Longest one job may run; past it the call ends with DEADLINE_EXCEEDED (default: none).")
+    private Duration executionTimeout;
+
+    @Option(names = "--drain-grace", paramLabel = "DURATION", defaultValue = "10s",
+            converter = DurationOption.class,
+            description = "Wall-clock time running jobs get to finish on SIGTERM (default: ${DEFAULT-VALUE}).")
+    private Duration drainGrace;
+
+    @Parameters(paramLabel = "WORKER-OPTION", arity = "0..*",
+            description = "Options for the worker's JobWorkerProvider, such as --name=value.")
+    private List<String> workerOptions = new ArrayList<>();
+
+    private final PrintWriter out;
+
+    private Tier2Main(PrintWriter out) {
+        this.out = out;
+    }
+
+    /** Runs one tier2 until SIGTERM; exits with 2 on a bad option, 1 on a failure to start. */
+    public static void main(String[] args) {
+        if (System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
+            System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "error");
+        }
+        PrintWriter out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
+        PrintWriter err = new PrintWriter(System.err, true, StandardCharsets.UTF_8);
+        System.exit(execute(args, out, err));
+    }
+
+    /**
+     * Runs the process with {@code args}, as {@link #main} does but printing to {@code out} and {@code err} and
+     * returning the exit code: at once on a bad option or a failure to start, else after a SIGTERM has drained it.
+     */
+    public static int execute(String[] args, PrintWriter out, PrintWriter err) {
+        CommandLine cl = new CommandLine(new Tier2Main(out));
+        cl.setOut(out);
+        cl.setErr(err);
+        // What the launcher does not know belongs to the worker's provider, which rejects what it does not know.
+        cl.setUnmatchedOptionsArePositionalParams(true);
+        cl.setParameterExceptionHandler((ex, a) -> {
+            err.println("tier2: " + firstLine(ex.getMessage()) + " (see --help)");
+            err.flush();
+            return 2;
+        });
+        cl.setExecutionExceptionHandler((ex, c, parsed) -> {
+            err.println("tier2: " + firstLine(String.valueOf(ex)));
+            err.flush();
+            return 1;
+        });
+        return cl.execute(args);
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        CommandLine cl = spec.commandLine();
+        check(cl, "--port", port >= 0 && port <= 65_535, port, "between 0 and 65535");
+        check(cl, "--max-concurrent", maxConcurrent >= 1 && maxConcurrent <= 100_000, maxConcurrent,
+                "between 1 and 100000");
+        check(cl, "--drain-grace", !drainGrace.isNegative(), DurationOption.format(drainGrace), ">= 0");
+        if (executionTimeout != null) {
+            check(cl, "--execution-timeout", executionTimeout.isPositive(), DurationOption.format(executionTimeout),
+                    "> 0");
+        }
+        OutputLocation location;
+        try {
+            location = OutputLocation.parse(outputs);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(cl, e.getMessage(), e);
+        }
+        if (s3Endpoint != null && !location.isS3()) {
+            throw new ParameterException(cl, "--s3-endpoint=" + s3Endpoint + " needs s3:// outputs, but --outputs="
+                    + outputs);
+        }
+        JobWorker worker;
+        try {
+            worker = WorkerLoader.load(workerClass, workerOptions, Thread.currentThread().getContextClassLoader());
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(cl, e.getMessage(), e);
+        }
+        JobOutputs jobOutputs = location.isS3() ? s3Outputs(cl, location) : location.inDirectory();
+        Tier2Server.Builder builder = Tier2Server.builder().host(host).port(port).maxConcurrentJobs(maxConcurrent)
+                .drainGrace(drainGrace).instanceName(host + ":" + port)
+                .outputs(jobOutputs)
+                .worker(worker);
+        if (executionTimeout != null) {
+            builder.executionTimeout(executionTimeout);
+        }
+        Tier2Server server = builder.build();
+        Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().name("tier2-drain").unstarted(server::close));
+        server.start();
+        out.println("listening on " + host + ":" + server.port());
+        out.flush();
+        server.awaitTermination(); // SIGTERM runs the hook, which drains; the JVM exits when it is done
+        return 0;
+    }
+
+    /** A client for the bucket, checked once (HEAD bucket) so that a wrong bucket or key fails the start, not jobs. */
+    private JobOutputs s3Outputs(CommandLine cl, OutputLocation location) {
+        S3Client client;
+        try {
+            client = S3Clients.create(s3Endpoint, null);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(cl, "--s3-endpoint: " + e.getMessage(), e);
+        }
+        try {
+            client.headBucket(r -> r.bucket(location.bucket()));
+        } catch (RuntimeException e) {
+            client.close();
+            throw new IllegalStateException("can not reach bucket " + location.bucket()
+                    + (s3Endpoint == null ? " on AWS S3" : " at " + s3Endpoint) + ": " + firstLine(String.valueOf(
+                            e.getMessage())), e);
+        }
+        return location.inBucket(client);
+    }
+
+    private static String firstLine(String s) {
+        int nl = s.indexOf('\n');
+        return (nl < 0 ? s : s.substring(0, nl)).strip();
+    }
+
+    private static void check(CommandLine cl, String option, boolean ok, Object value, String rule) {
+        if (!ok) {
+            throw new ParameterException(cl, option + " must be " + rule + ", was " + value);
+        }
+    }
+
+    /** The version of the jar this runs from, as its manifest says (none when run from a class directory). */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String v = Tier2Main.class.getPackage().getImplementationVersion();
+            return new String[] {"orderly tier2 " + (v == null ? "(development build)" : v)};
+        }
+    }
+}

@@ -1,0 +1,111 @@
+package dev.orderly.tier2;
+
+import dev.orderly.grpc.JobWorker;
+import java.lang.reflect.InvocationTargetException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.ServiceConfigurationError;
+import java.util.ServiceLoader;
+import java.util.function.Supplier;
+
+/**
+ * Finds the worker a tier2 process runs: the class named by {@code --worker=CLASS}, else the one registered with
+ * {@link ServiceLoader} on the class path, as a {@link JobWorker} or as a {@link JobWorkerProvider}. Exactly one must
+ * be registered; none or several is an {@link IllegalArgumentException} whose one-line message says what was found
+ * and what to do.
+ */
+final class WorkerLoader {
+
+    private WorkerLoader() {
+    }
+
+    /**
+     * @param className the class named by {@code --worker}, or null to look for a registered one
+     * @param options the options for a {@link JobWorkerProvider}; a plain worker takes none
+     * @param loader where to look
+     * @throws IllegalArgumentException if there is no worker, more than one, or an option is bad
+     * @throws Exception if the provider could not make the worker
+     */
+    static JobWorker load(String className, List<String> options, ClassLoader loader) throws Exception {
+        Candidate chosen = className != null ? named(className, loader) : registered(loader);
+        return chosen.make(options);
+    }
+
+    private static Candidate named(String className, ClassLoader loader) {
+        Class<?> type;
+        try {
+            type = Class.forName(className, true, loader);
+        } catch (ClassNotFoundException | LinkageError e) {
+            throw new IllegalArgumentException("--worker=" + className + ": no such class on the class path ("
+                    + e + ")");
+        }
+        if (!JobWorker.class.isAssignableFrom(type) && !JobWorkerProvider.class.isAssignableFrom(type)) {
+            throw new IllegalArgumentException("--worker=" + className + " is neither a " + JobWorker.class.getName()
+                    + " nor a " + JobWorkerProvider.class.getName());
+        }
+        return new Candidate(type, () -> instantiate(type, "--worker=" + className));
+    }
+
+    private static Candidate registered(ClassLoader loader) {
+        List<Candidate> found = new ArrayList<>();
+        try {
+            for (ServiceLoader.Provider<JobWorker> p : ServiceLoader.load(JobWorker.class, loader).stream().toList()) {
+                found.add(new Candidate(p.type(), p::get));
+            }
+            for (ServiceLoader.Provider<JobWorkerProvider> p
+                    : ServiceLoader.load(JobWorkerProvider.class, loader).stream().toList()) {
+                found.add(new Candidate(p.type(), p::get));
+            }
+        } catch (ServiceConfigurationError e) {
+            throw new IllegalArgumentException("a registered worker can not be loaded: " + e.getMessage());
+        }
+        if (found.isEmpty()) {
+            throw new IllegalArgumentException("no worker: register your " + JobWorker.class.getName()
+                    + " (or a " + JobWorkerProvider.class.getName() + ") in META-INF/services/ of a jar on the"
+                    + " class path, or name its class with --worker=CLASS");
+        }
+        if (found.size() > 1) {
+            throw new IllegalArgumentException(found.size() + " workers are registered ("
+                    + String.join(", ", found.stream().map(c -> c.type().getName()).toList())
+                    + "): keep one on the class path, or choose one with --worker=CLASS");
+        }
+        return found.getFirst();
+    }
+
+    private static Object instantiate(Class<?> type, String what) {
+        try {
+            return type.getConstructor().newInstance();
+        } catch (NoSuchMethodException e) {
+            throw new IllegalArgumentException(what + " has no public no-argument constructor");
+        } catch (InvocationTargetException e) {
+            throw new IllegalArgumentException(what + ": its constructor threw " + e.getCause());
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalArgumentException(what + " can not be made: " + e);
+        }
+    }
+
+    /** A worker class found, and how to make an instance of it. */
+    private record Candidate(Class<?> type, Supplier<?> instance) {
+
+        JobWorker make(List<String> options) throws Exception {
+            Object o;
+            try {
+                o = instance.get();
+            } catch (ServiceConfigurationError e) {
+                throw new IllegalArgumentException(type.getName() + " can not be made: " + e.getMessage());
+            }
+            if (o instanceof JobWorkerProvider provider) {
+                JobWorker worker = provider.create(List.copyOf(options));
+                if (worker == null) {
+                    throw new IllegalStateException(type.getName() + ".create returned no worker");
+                }
+                return worker;
+            }
+            if (!options.isEmpty()) {
+                throw new IllegalArgumentException("unknown option '" + options.getFirst() + "' (the worker "
+                        + type.getName() + " takes no options)");
+            }
+            return (JobWorker) o;
+        }
+    }
+}
