@@ -2,7 +2,9 @@ package dev.orderly.multihost;
 
 import dev.orderly.api.OutputStore;
 import dev.orderly.grpc.GrpcTier2Client;
-import dev.orderly.sim.tier2.SimulatedJobWorker;
+import dev.orderly.s3.S3Clients;
+import dev.orderly.s3.S3OutputStore;
+import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,13 +15,13 @@ import java.util.Map;
  * proxy; where outputs go; how the tier1 reaches the fleet (target and security). Everything that would change when
  * the fleet moves to TLS, tokens or another store changes here and nowhere else.
  *
- * <p>Today: plaintext gRPC, outputs in a directory both sides reach (the namespaces share the machine's file system,
- * as machines would share an object store). Immutable.
+ * <p>Today: plaintext gRPC; outputs in S3 on the store host (S3Proxy), request R's under
+ * {@code s3://orderly-mh/runs/R/}, signed with a key pair every process reads from the AWS SDK's usual
+ * environment variables. Immutable.
  *
- * @param outputs the directory the tier2 hosts write outputs under and the tier1 reads them from
  * @param logs where every host's standard error goes
  */
-record Deployment(Path outputs, Path logs) {
+record Deployment(Path logs) {
 
     /** The port every tier2 host serves on (each host has its own port space). */
     static final int TIER2_PORT = 7443;
@@ -30,7 +32,12 @@ record Deployment(Path outputs, Path logs) {
     /** Jobs each tier2 runs at once: three hosts hold exactly the request's workers. */
     static final int MAX_CONCURRENT = 8;
 
-    private static final String TIER2_MAIN = "dev.orderly.sim.cli.Tier2Main";
+    /** The store host's S3 API, by the name every host's hosts file gives it. */
+    static final String S3_ENDPOINT = "http://s3.orderly.test:9000";
+    static final String BUCKET = "orderly-mh";
+    static final String KEY_PREFIX = "runs";
+
+    private static final String TIER2_MAIN = "dev.orderly.tier2.Tier2Main";
     private static final String PROXY_MAIN = "dev.orderly.testing.net.TcpProxy";
 
     /** The gRPC target the tier1 dials: one name, every tier2 host. */
@@ -44,7 +51,8 @@ record Deployment(Path outputs, Path logs) {
                 "--host=" + host,
                 "--port=" + port,
                 "--max-concurrent=" + MAX_CONCURRENT,
-                "--outputs=" + outputs,
+                "--outputs=s3://" + BUCKET + "/" + KEY_PREFIX,
+                "--s3-endpoint=" + S3_ENDPOINT,
                 "--stages=" + STAGES,
                 // The simulator's own faults are off: the run's one fault is the one the test makes.
                 "--timeout-rate=0", "--retryable-rate=0", "--missing-output-rate=0",
@@ -62,7 +70,22 @@ record Deployment(Path outputs, Path logs) {
                 "--workers=" + WORKERS,
                 // Shorter than the 5 s default so that the suite stays short; a killed host's jobs redial after it.
                 "--failure-delay-ms=1000",
-                "--outputs=" + outputs));
+                "--s3-endpoint=" + S3_ENDPOINT));
+    }
+
+    /** The command of the store host, keeping its objects under {@code dir}. */
+    List<String> s3Host(Path dir) {
+        return java(S3HostMain.class.getName(), List.of(
+                "--endpoint=http://" + Network.S3.address() + ":9000", "--dir=" + dir, "--bucket=" + BUCKET));
+    }
+
+    /**
+     * The environment of every host's process: the store's key pair, found by the AWS SDK's usual chain, and no
+     * look-up of an instance metadata service (there is none: nothing may leave the test's network).
+     */
+    static Map<String, String> environment() {
+        return Map.of("AWS_ACCESS_KEY_ID", "orderly-mh", "AWS_SECRET_ACCESS_KEY", "orderly-mh-secret",
+                "AWS_REGION", "us-east-1", "AWS_EC2_METADATA_DISABLED", "true");
     }
 
     /** A proxy on {@code listen} that delays every byte to and from {@code target} by {@code delayMs}. */
@@ -77,7 +100,11 @@ record Deployment(Path outputs, Path logs) {
 
     /** The store the tier1 reads request {@code request}'s outputs from. */
     static OutputStore tier1Store(Map<String, String> options) {
-        return SimulatedJobWorker.outputsOf(Path.of(options.get("outputs")), options.get("request"));
+        return S3OutputStore.builder()
+                .client(S3Clients.create(URI.create(options.get("s3-endpoint")), null))
+                .bucket(BUCKET)
+                .prefix(KEY_PREFIX + "/" + options.get("request") + "/")
+                .build();
     }
 
     /** The output the tier2's worker writes for {@code segment} of {@code requestId}: what the tier1 must get. */

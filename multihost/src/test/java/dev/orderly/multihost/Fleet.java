@@ -15,7 +15,7 @@ final class Fleet implements AutoCloseable {
 
     /** How long a JVM may take to say it listens on a loaded two-core machine. */
     static final Duration START_TIMEOUT = Duration.ofSeconds(60);
-    private static final String READY = "listening on ";
+    static final String READY = "listening on ";
 
     private final Network network;
     private final Deployment deployment;
@@ -46,7 +46,8 @@ final class Fleet implements AutoCloseable {
                 Host h = Network.TIER2.get(slowHost);
                 HostProcess proxy = HostProcess.start("proxy-" + slowHost, h.namespace(),
                         deployment.delayingProxy(h.address() + ":" + Deployment.TIER2_PORT,
-                                "127.0.0.1:" + Deployment.TIER2_PORT, delayMs), deployment.logs());
+                                "127.0.0.1:" + Deployment.TIER2_PORT, delayMs), Deployment.environment(),
+                        deployment.logs());
                 fleet.others.add(proxy);
             }
             for (HostProcess p : fleet.all()) {
@@ -62,13 +63,13 @@ final class Fleet implements AutoCloseable {
     private HostProcess launchTier2(int i, String listenOn) throws IOException {
         return HostProcess.start("tier2-" + i + (retired.isEmpty() ? "" : "-" + retired.size()),
                 Network.TIER2.get(i).namespace(), deployment.tier2(listenOn, Deployment.TIER2_PORT),
-                deployment.logs());
+                Deployment.environment(), deployment.logs());
     }
 
     /** Starts the tier1 host's request; returns its process, whose lines the test reads. */
     HostProcess startTier1(String requestId) throws IOException {
         tier1 = HostProcess.start("tier1", Network.TIER1.namespace(), deployment.tier1(requestId),
-                deployment.logs());
+                Deployment.environment(), deployment.logs());
         return tier1;
     }
 

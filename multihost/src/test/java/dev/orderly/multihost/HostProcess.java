@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
@@ -47,15 +48,18 @@ final class HostProcess implements AutoCloseable {
     }
 
     /**
-     * Starts {@code command} in {@code namespace}.
+     * Starts {@code command} in {@code namespace}, with {@code environment} added to this JVM's.
      *
      * @param name what the test calls it ("tier2-1"), for messages and the log file's name
      */
-    static HostProcess start(String name, String namespace, List<String> command, Path logs) throws IOException {
+    static HostProcess start(String name, String namespace, List<String> command, Map<String, String> environment,
+                             Path logs) throws IOException {
         List<String> full = new ArrayList<>(List.of("ip", "netns", "exec", namespace));
         full.addAll(command);
         Path log = logs.resolve(name + ".log");
-        Process p = new ProcessBuilder(full)
+        ProcessBuilder pb = new ProcessBuilder(full);
+        pb.environment().putAll(environment);
+        Process p = pb
                 .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
                 .redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()))
                 .start();

@@ -44,6 +44,7 @@ class MultiHostFleetTest {
     static Path dir;
 
     private static Network network;
+    private static HostProcess s3;
     private static Thread cleanupOnExit;
 
     private Fleet fleet;
@@ -51,7 +52,7 @@ class MultiHostFleetTest {
     private String requestId;
 
     @BeforeAll
-    static void buildNetwork() throws IOException {
+    static void buildNetwork() throws IOException, InterruptedException {
         Optional<String> why = Network.whyUnavailable();
         if (why.isPresent()) {
             System.out.println("[multihost] skipped: " + why.get());
@@ -66,12 +67,19 @@ class MultiHostFleetTest {
         });
         Runtime.getRuntime().addShutdownHook(cleanupOnExit);
         network = Network.create();
+        Path logs = Files.createDirectories(dir.resolve("logs"));
+        s3 = HostProcess.start("s3", Network.S3.namespace(), new Deployment(logs).s3Host(dir.resolve("s3")),
+                Deployment.environment(), logs);
+        s3.awaitLine(l -> l.startsWith(Fleet.READY), Fleet.START_TIMEOUT, "'" + Fleet.READY + "...'");
     }
 
     @AfterAll
-    static void removeNetwork() throws IOException {
+    static void removeNetwork() throws IOException, InterruptedException {
         if (network == null) {
             return;
+        }
+        if (s3 != null) {
+            s3.close();
         }
         network.close();
         Runtime.getRuntime().removeShutdownHook(cleanupOnExit);
@@ -82,7 +90,7 @@ class MultiHostFleetTest {
     void name(TestInfo info) throws IOException {
         requestId = "mh-" + info.getTestMethod().orElseThrow().getName();
         Path logs = Files.createDirectories(dir.resolve(requestId).resolve("logs"));
-        deployment = new Deployment(Files.createDirectories(dir.resolve(requestId).resolve("outputs")), logs);
+        deployment = new Deployment(logs);
     }
 
     @AfterEach
@@ -92,9 +100,8 @@ class MultiHostFleetTest {
             fleet = null;
         }
         for (Network.Host h : Network.hosts()) {
-            if (!h.equals(Network.S3)) {
-                assertEquals(List.of(), Network.pidsIn(h.namespace()), "processes left on " + h.namespace());
-            }
+            List<Long> expected = h.equals(Network.S3) ? List.of(s3.pid()) : List.of();
+            assertEquals(expected, Network.pidsIn(h.namespace()), "processes left on " + h.namespace());
         }
     }
 
