@@ -17,7 +17,11 @@ public interface Engine {
     /**
      * Runs {@code request} and blocks until every segment has been delivered to its client, in order, exactly once.
      *
-     * <p>When it throws, every thread of the request has ended and every {@link Tier2Call} is closed.
+     * <p>When it throws, every thread of the request has ended and every {@link Tier2Call} is closed. Once the
+     * request has failed, been cancelled, passed its deadline or delivered its last segment, none of its jobs dials
+     * again, whatever its {@link Tier2Client} does with an interrupt. A {@link VirtualMachineError} thrown anywhere in
+     * the request is thrown from here as itself, once everything is cancelled; any other throwable of the client,
+     * the store or the tier2 client fails the request as below, and one of a {@link RequestListener} is only logged.
      *
      * @throws RequestFailedException if a unit failed too often or fatally, an output never appeared, the store
      *     could not be read, the client threw, or the request's deadline passed; the message says which unit, why

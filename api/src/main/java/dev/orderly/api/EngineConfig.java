@@ -1,6 +1,7 @@
 package dev.orderly.api;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
@@ -20,6 +21,7 @@ import java.util.Objects;
  *   <tr><td>maxExecutionTimeouts</td><td>2 (&gt;= 1)</td><td>{@code SUBSTREAMS_WORKER_MAX_TIMEOUT_RETRIES}</td></tr>
  *   <tr><td>lookaheadFactor</td><td>2.0 (&gt; 0, &lt;= 1000)</td><td>{@code ORDERLY_LOOKAHEAD_FACTOR}</td></tr>
  *   <tr><td>ordered</td><td>true</td><td>{@code ORDERLY_ORDERED_LAUNCH}</td></tr>
+ *   <tr><td>stallWarning</td><td>30 s (&gt; 0)</td><td>{@code ORDERLY_STALL_WARNING}</td></tr>
  * </table>
  *
  * @param launchWindowPercent the launch window as a percentage of the request's workers
@@ -33,6 +35,8 @@ import java.util.Objects;
  *     segment the client is reading; at most {@link #MAX_LOOKAHEAD_FACTOR}
  * @param ordered true for ordered launch through the launch queue; false for the unordered baseline, in which every
  *     refused job redials on its own after {@code refusedDelay}
+ * @param stallWarning a request that has heard nothing but REFUSED or UNREACHABLE for this long (from its start, or
+ *     since the last dial that got in) logs one WARN naming the last status and how many dials it made
  */
 public record EngineConfig(
         int launchWindowPercent,
@@ -43,7 +47,8 @@ public record EngineConfig(
         int maxFailures,
         int maxExecutionTimeouts,
         double lookaheadFactor,
-        boolean ordered) {
+        boolean ordered,
+        Duration stallWarning) {
 
     /** Environment variable for {@code launchWindowPercent}. */
     public static final String ENV_LAUNCH_WINDOW_PERCENT = "SUBSTREAMS_WORKER_LAUNCH_WINDOW_PERCENT";
@@ -61,9 +66,28 @@ public record EngineConfig(
     public static final String ENV_LOOKAHEAD_FACTOR = "ORDERLY_LOOKAHEAD_FACTOR";
     /** Environment variable for {@code ordered}: {@code true} or {@code false}. */
     public static final String ENV_ORDERED_LAUNCH = "ORDERLY_ORDERED_LAUNCH";
+    /** Environment variable for {@code stallWarning}, a Go-style duration such as {@code 30s}. */
+    public static final String ENV_STALL_WARNING = "ORDERLY_STALL_WARNING";
+
+    /** The default {@code stallWarning}. */
+    public static final Duration DEFAULT_STALL_WARNING = Duration.ofSeconds(30);
 
     private static final EngineConfig DEFAULTS = new EngineConfig(
-            20, 2, 15, Duration.ofMillis(100), Duration.ofSeconds(5), 5, 2, 2.0, true);
+            20, 2, 15, Duration.ofMillis(100), Duration.ofSeconds(5), 5, 2, 2.0, true, DEFAULT_STALL_WARNING);
+
+    /**
+     * A configuration with the {@linkplain #DEFAULT_STALL_WARNING default stallWarning} (30 s): the fields of the
+     * table above but the last, as before {@code stallWarning} existed.
+     *
+     * @throws NullPointerException if a duration is null
+     * @throws IllegalArgumentException naming the field and the value when a value is out of range
+     */
+    public EngineConfig(int launchWindowPercent, int launchWindowMin, int launchWindowMax, Duration refusedDelay,
+            Duration failureDelay, int maxFailures, int maxExecutionTimeouts, double lookaheadFactor,
+            boolean ordered) {
+        this(launchWindowPercent, launchWindowMin, launchWindowMax, refusedDelay, failureDelay, maxFailures,
+                maxExecutionTimeouts, lookaheadFactor, ordered, DEFAULT_STALL_WARNING);
+    }
 
     /**
      * @throws NullPointerException if a duration is null
@@ -72,6 +96,7 @@ public record EngineConfig(
     public EngineConfig {
         Objects.requireNonNull(refusedDelay, "refusedDelay");
         Objects.requireNonNull(failureDelay, "failureDelay");
+        Objects.requireNonNull(stallWarning, "stallWarning");
         checkPercent("launchWindowPercent", launchWindowPercent, launchWindowPercent);
         checkAtLeastOne("launchWindowMin", launchWindowMin, launchWindowMin);
         checkAtLeastOne("launchWindowMax", launchWindowMax, launchWindowMax);
@@ -90,6 +115,7 @@ public record EngineConfig(
             throw new IllegalArgumentException("lookaheadFactor must be <= " + MAX_LOOKAHEAD_FACTOR
                     + " (segments of look-ahead per worker), was " + lookaheadFactor);
         }
+        checkPositive("stallWarning", stallWarning, stallWarning);
     }
 
     /** The largest {@code lookaheadFactor}: segments of look-ahead per worker. */
@@ -121,6 +147,20 @@ public record EngineConfig(
         return EngineEnvironment.read(env);
     }
 
+    /**
+     * One sentence for each variable of {@code env} that looks meant for Orderly but is not one it reads, naming the
+     * closest one it does read: every {@code ORDERLY_*} variable it does not know, and a {@code SUBSTREAMS_*} one
+     * within a few edits of a known name (other programs use that prefix too). Such a variable is not an error,
+     * since {@link #fromEnvironment} never reads it; the caller shows these where a person will see them (the engine
+     * logs them at WARN, the simulator prints them).
+     *
+     * @return e.g. {@code SUBSTREAMS_WORKER_MAXRETRIES is not a variable Orderly reads; did you mean
+     *     SUBSTREAMS_WORKER_MAX_RETRIES?}, in the order of the names; empty when there is nothing to say
+     */
+    public static List<String> environmentWarnings(Map<String, String> env) {
+        return EnvironmentNames.warnings(env.keySet());
+    }
+
     // The range checks name the field or variable and show the value: as given for a field, as written (quoted) for
     // a variable, so that "-1s" is reported as '-1s' and not as the parsed PT-1S.
     static int checkPercent(String name, int value, Object shown) {
@@ -144,6 +184,13 @@ public record EngineConfig(
         return value;
     }
 
+    static Duration checkPositive(String name, Duration value, Object shown) {
+        if (value.isNegative() || value.isZero()) {
+            throw new IllegalArgumentException(name + " must be > 0, was " + shown);
+        }
+        return value;
+    }
+
     static double checkPositive(String name, double value, Object shown) {
         if (!(value > 0) || Double.isInfinite(value)) {
             throw new IllegalArgumentException(name + " must be a finite number > 0, was " + shown);
@@ -162,6 +209,7 @@ public record EngineConfig(
         private int maxExecutionTimeouts;
         private double lookaheadFactor;
         private boolean ordered;
+        private Duration stallWarning;
 
         private Builder(EngineConfig from) {
             launchWindowPercent = from.launchWindowPercent;
@@ -173,6 +221,7 @@ public record EngineConfig(
             maxExecutionTimeouts = from.maxExecutionTimeouts;
             lookaheadFactor = from.lookaheadFactor;
             ordered = from.ordered;
+            stallWarning = from.stallWarning;
         }
 
         /** The launch window as a percentage of the workers, 1..100. */
@@ -230,12 +279,20 @@ public record EngineConfig(
         }
 
         /**
+         * How long a request may hear nothing but REFUSED or UNREACHABLE before it logs one WARN, {@code > 0}.
+         */
+        public Builder stallWarning(Duration warning) {
+            this.stallWarning = warning;
+            return this;
+        }
+
+        /**
          * @throws IllegalArgumentException naming the field and the value when a value is out of range
          * @throws NullPointerException if a duration is null
          */
         public EngineConfig build() {
             return new EngineConfig(launchWindowPercent, launchWindowMin, launchWindowMax, refusedDelay, failureDelay,
-                    maxFailures, maxExecutionTimeouts, lookaheadFactor, ordered);
+                    maxFailures, maxExecutionTimeouts, lookaheadFactor, ordered, stallWarning);
         }
     }
 }

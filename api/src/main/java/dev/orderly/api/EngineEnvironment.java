@@ -8,6 +8,7 @@ import static dev.orderly.api.EngineConfig.ENV_MAX_EXECUTION_TIMEOUTS;
 import static dev.orderly.api.EngineConfig.ENV_MAX_FAILURES;
 import static dev.orderly.api.EngineConfig.ENV_ORDERED_LAUNCH;
 import static dev.orderly.api.EngineConfig.ENV_REFUSED_DELAY;
+import static dev.orderly.api.EngineConfig.ENV_STALL_WARNING;
 import static dev.orderly.api.EngineConfig.checkAtLeastOne;
 import static dev.orderly.api.EngineConfig.checkNotNegative;
 import static dev.orderly.api.EngineConfig.checkPercent;
@@ -69,6 +70,9 @@ final class EngineEnvironment {
         }
         if ((v = env.get(ENV_ORDERED_LAUNCH)) != null) {
             b.ordered(parseBoolean(ENV_ORDERED_LAUNCH, v));
+        }
+        if ((v = env.get(ENV_STALL_WARNING)) != null) {
+            b.stallWarning(checkPositive(ENV_STALL_WARNING, parseDuration(ENV_STALL_WARNING, v), quoted(v)));
         }
         return b.build();
     }

@@ -12,6 +12,14 @@ import java.util.Optional;
  * An in-process store therefore sees what the job wrote before its call ended, provided the call's {@code await()}
  * itself synchronised with the writer; a store backed by files or an object store must still be consistent on its own
  * terms (a file written and moved into place before the job reported success is there to read).
+ *
+ * <p>Interrupts: when the request has a deadline and it passes while the engine is inside {@link #read} or
+ * {@link #contains}, the engine interrupts the calling thread and fails the request at its deadline. A store that
+ * answers the interrupt (an {@link java.io.InterruptedIOException}, a {@code ClosedByInterruptException}) lets the
+ * request end then; a store whose read ignores interrupts can hold {@code Engine.run} until the read returns.
+ *
+ * <p>Whatever a store throws, an {@code Error} included, fails the request naming the segment's last stage, the
+ * throwable as the cause; only a {@link VirtualMachineError} propagates as itself.
  */
 @FunctionalInterface
 public interface OutputStore {
@@ -23,4 +31,15 @@ public interface OutputStore {
      * @throws IOException if the store could not be read; this fails the request
      */
     Optional<byte[]> read(long segment) throws IOException;
+
+    /**
+     * Whether the last stage's output of {@code segment} is there, without handing it over. A request with resume
+     * asks this of each segment as it enters the look-ahead window and reads the output once, at delivery. The
+     * default reads it; a store that can answer more cheaply (a file's existence, an object's metadata) should.
+     *
+     * @throws IOException if the store could not be asked; this fails the request
+     */
+    default boolean contains(long segment) throws IOException {
+        return read(segment).isPresent();
+    }
 }

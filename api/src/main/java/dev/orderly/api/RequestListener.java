@@ -4,12 +4,15 @@ package dev.orderly.api;
  * Events of one request, for metrics and progress displays. Every method is a no-op by default.
  *
  * <p>Methods are called from the request's job threads, possibly many at once, so an implementation must be
- * thread-safe and quick. An exception thrown by a listener is logged and never breaks the request.
+ * thread-safe and quick. Whatever a listener throws, an {@code Error} such as a failed JUnit assertion included, is
+ * logged (the first with its stack trace, the rest counted) and never changes the request's outcome; only a
+ * {@link VirtualMachineError} propagates.
  *
  * <p>Exactly one of {@link #onRequestDone}, {@link #onRequestFailed} and {@link #onRequestCancelled} ends the events
  * of a request that started: it is called after every thread of the request has ended, so no other event of the
  * request follows it, and before {@code Engine.run} returns or throws. A listener that keeps state per request can
- * drop it there.
+ * drop it there. The {@link RequestResult} it is given is equal to what the caller gets: the one {@code run}
+ * returns, or the exception's {@link RequestFailedException#partialResult() partialResult()}.
  */
 public interface RequestListener {
 
@@ -49,9 +52,17 @@ public interface RequestListener {
     }
 
     /**
-     * The job of {@code key} stopped before its unit was done because the unit is no longer needed: its segment was
-     * delivered, or a job of a higher stage of its segment is done and produced the unit's partials. It holds no
-     * worker any more. Not a failure: nothing is counted.
+     * The job of {@code key} stopped before its unit was done: the unit is no longer needed (its segment was
+     * delivered, or a job of a higher stage of its segment is done and produced the unit's partials), the request
+     * stopped (it failed, was cancelled, or delivered its last segment) while the job was still alive, or the job
+     * gave its worker up to the re-run of the segment the client waits for (its unit is launched again later). It
+     * holds no worker any more. Not a failure: nothing is counted.
+     *
+     * <p>Every {@link #onAdmitted} is followed by exactly one of {@link #onJobDone}, {@link #onFailed} and this
+     * event for the same job (or {@link #onRefused}, when a tier2 that took the job then says nothing ran), so a
+     * listener that counts running jobs never leaks one. A job whose failure was reported ({@link #onFailed}, the end
+     * of that admission) and that then stops instead of retrying, because its unit is no longer needed, reports this
+     * event too: it ends the job, which no longer waits to dial again.
      */
     default void onAbandoned(JobKey key) {
     }

@@ -9,6 +9,10 @@ package dev.orderly.api;
  * request, and the last call happens-before {@link Engine#run} returns or throws. A consumer may therefore keep plain,
  * unsynchronised state across calls (a running checksum, an open output stream) even if a future engine made
  * consecutive calls from different threads.
+ *
+ * <p>Whatever {@code accept} throws (but {@link InterruptedException}), an {@code Error} included, fails the request
+ * naming the segment's last stage ({@link RequestFailedException#key()}), the throwable as the cause; only a
+ * {@link VirtualMachineError} propagates from {@code Engine.run} as itself.
  */
 @FunctionalInterface
 public interface SegmentConsumer {

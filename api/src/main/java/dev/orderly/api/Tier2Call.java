@@ -24,7 +24,12 @@ public interface Tier2Call extends AutoCloseable {
      */
     void await() throws Tier2Exception, InterruptedException;
 
-    /** Releases what the call holds. Must not throw; the default does nothing. */
+    /**
+     * Releases what the call holds. Must not throw; the default does nothing. If it throws anyway (an {@code Error}
+     * included), the engine logs it and counts the call as closed; only a {@link VirtualMachineError} propagates.
+     * When the engine closes a call whose unit another job has covered, an {@code await()} that then returns normally
+     * ends the job as abandoned, not done.
+     */
     @Override
     default void close() {
     }

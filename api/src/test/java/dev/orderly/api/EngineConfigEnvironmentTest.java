@@ -34,6 +34,7 @@ class EngineConfigEnvironmentTest {
     private static final String TIMEOUTS = "SUBSTREAMS_WORKER_MAX_TIMEOUT_RETRIES";
     private static final String LOOKAHEAD = "ORDERLY_LOOKAHEAD_FACTOR";
     private static final String ORDERED = "ORDERLY_ORDERED_LAUNCH";
+    private static final String STALL = "ORDERLY_STALL_WARNING";
 
     @Test
     void theConstantsNameTheVariablesOfTheDesignTable() {
@@ -45,6 +46,7 @@ class EngineConfigEnvironmentTest {
         assertEquals(TIMEOUTS, EngineConfig.ENV_MAX_EXECUTION_TIMEOUTS);
         assertEquals(LOOKAHEAD, EngineConfig.ENV_LOOKAHEAD_FACTOR);
         assertEquals(ORDERED, EngineConfig.ENV_ORDERED_LAUNCH);
+        assertEquals(STALL, EngineConfig.ENV_STALL_WARNING);
     }
 
     @Test
@@ -87,7 +89,9 @@ class EngineConfigEnvironmentTest {
                 read(LOOKAHEAD, "0.25", b -> b.lookaheadFactor(0.25)),
                 read(ORDERED, "false", b -> b.ordered(false)),
                 read(ORDERED, "FALSE", b -> b.ordered(false)),
-                read(ORDERED, "False", b -> b.ordered(false)));
+                read(ORDERED, "False", b -> b.ordered(false)),
+                read(STALL, "2m", b -> b.stallWarning(Duration.ofMinutes(2))),
+                read(STALL, "1ns", b -> b.stallWarning(Duration.ofNanos(1))));
     }
 
     private static Arguments read(String variable, String value, UnaryOperator<EngineConfig.Builder> expected) {
@@ -106,7 +110,7 @@ class EngineConfigEnvironmentTest {
     @Test
     void theDefaultValuesWrittenOutAreAcceptedToo() {
         Map<String, String> env = Map.of(PERCENT, "20", MAX, "15", REFUSED, "100ms", FAILED, "5s", RETRIES, "5",
-                TIMEOUTS, "2", LOOKAHEAD, "2.0", ORDERED, "true");
+                TIMEOUTS, "2", LOOKAHEAD, "2.0", ORDERED, "true", STALL, "30s");
         assertEquals(EngineConfig.defaults(), EngineConfig.fromEnvironment(env));
     }
 
@@ -121,8 +125,9 @@ class EngineConfigEnvironmentTest {
         env.put(TIMEOUTS, "4");
         env.put(LOOKAHEAD, "1.25");
         env.put(ORDERED, "false");
-        assertEquals(new EngineConfig(25, 2, 12, Duration.ofMillis(50), Duration.ofSeconds(2), 3, 4, 1.25, false),
-                EngineConfig.fromEnvironment(env));
+        env.put(STALL, "45s");
+        assertEquals(new EngineConfig(25, 2, 12, Duration.ofMillis(50), Duration.ofSeconds(2), 3, 4, 1.25, false,
+                Duration.ofSeconds(45)), EngineConfig.fromEnvironment(env));
     }
 
     @ParameterizedTest(name = "{0}=''{1}''")
@@ -136,6 +141,7 @@ class EngineConfigEnvironmentTest {
             TIMEOUTS + "|two", TIMEOUTS + "|2x",
             LOOKAHEAD + "|double", LOOKAHEAD + "|2,5", LOOKAHEAD + "|--1",
             ORDERED + "|yes", ORDERED + "|1", ORDERED + "|0", ORDERED + "|off", ORDERED + "|truee",
+            STALL + "|30", STALL + "|soon", STALL + "|\"\"", STALL + "|0", STALL + "|0s", STALL + "|-30s",
             // empty and blank
             PERCENT + "|\"\"", MAX + "|\"\"", REFUSED + "|\"\"", FAILED + "|\"\"", RETRIES + "|\"\"",
             TIMEOUTS + "|\"\"", LOOKAHEAD + "|\"\"", ORDERED + "|\"\"",

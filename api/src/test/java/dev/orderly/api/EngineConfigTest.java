@@ -139,4 +139,18 @@ class EngineConfigTest {
         assertSame(EngineConfig.defaults(), EngineConfig.defaults());
         assertEquals(EngineConfig.defaults(), EngineConfig.fromEnvironment(Map.of()));
     }
+
+    @Test
+    void stallWarningDefaultsTo30SecondsAndMustBePositive() {
+        assertEquals(Duration.ofSeconds(30), EngineConfig.defaults().stallWarning());
+        assertEquals(Duration.ofSeconds(5), EngineConfig.builder().stallWarning(Duration.ofSeconds(5)).build()
+                .stallWarning());
+        for (Duration bad : new Duration[] {Duration.ZERO, Duration.ofMillis(-1)}) {
+            IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                    () -> EngineConfig.builder().stallWarning(bad).build());
+            assertEquals("stallWarning must be > 0, was " + bad, e.getMessage());
+        }
+        assertEquals("stallWarning", org.junit.jupiter.api.Assertions.assertThrows(NullPointerException.class,
+                () -> EngineConfig.builder().stallWarning(null).build()).getMessage());
+    }
 }

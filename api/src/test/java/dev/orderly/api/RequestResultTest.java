@@ -35,4 +35,21 @@ class RequestResultTest {
         assertEquals("elapsed", assertThrows(NullPointerException.class,
                 () -> new RequestResult(0, 0, 0, 0, 0, 0, 0, D, null)).getMessage());
     }
+
+    @Test
+    void noFirstSegmentIsASentinelTheOptionalTellsApart() {
+        RequestResult none = new RequestResult(0, 0, 0, 0, 0, 0, 0, RequestResult.NO_FIRST_SEGMENT, D);
+        assertEquals(java.util.Optional.empty(), none.firstSegment());
+        RequestResult instant = new RequestResult(1, 1, 1, 0, 0, 0, 0, Duration.ZERO, D);
+        assertEquals(java.util.Optional.of(Duration.ZERO), instant.firstSegment());
+    }
+
+    @Test
+    void aNegativeDurationOtherThanTheSentinelIsRejectedNamingTheField() {
+        assertEquals("timeToFirstSegment must be >= 0 or NO_FIRST_SEGMENT, was PT-0.005S",
+                assertThrows(IllegalArgumentException.class,
+                        () -> new RequestResult(0, 0, 0, 0, 0, 0, 0, D.negated(), D)).getMessage());
+        assertEquals("elapsed must be >= 0, was PT-0.005S", assertThrows(IllegalArgumentException.class,
+                () -> new RequestResult(0, 0, 0, 0, 0, 0, 0, D, D.negated())).getMessage());
+    }
 }

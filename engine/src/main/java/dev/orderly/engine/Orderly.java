@@ -3,7 +3,10 @@ package dev.orderly.engine;
 import dev.orderly.api.Engine;
 import dev.orderly.api.EngineConfig;
 import dev.orderly.engine.internal.OrderlyEngine;
+import java.util.Map;
 import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The way in: makes an {@link Engine} that runs requests on virtual threads, one structured scope per request,
@@ -24,6 +27,8 @@ import java.util.Objects;
  */
 public final class Orderly {
 
+    private static final Logger LOG = LoggerFactory.getLogger(Orderly.class);
+
     private Orderly() {
     }
 
@@ -41,10 +46,16 @@ public final class Orderly {
 
     /**
      * An engine configured from the environment ({@link EngineConfig#fromEnvironment} of {@code System.getenv()}).
+     * A variable that looks meant for Orderly but is not one it reads (a typo) is logged at WARN, naming the closest
+     * one it reads ({@link EngineConfig#environmentWarnings}).
      *
      * @throws IllegalArgumentException naming the variable and its value when one is out of range or unparsable
      */
     public static Engine engine() {
-        return engine(EngineConfig.fromEnvironment(System.getenv()));
+        Map<String, String> env = System.getenv();
+        EngineConfig config = EngineConfig.fromEnvironment(env);
+        // A mistyped variable is not an error (nothing reads it), but silently ignoring it hides the setting's loss.
+        EngineConfig.environmentWarnings(env).forEach(warning -> LOG.warn("environment: {}", warning));
+        return engine(config);
     }
 }

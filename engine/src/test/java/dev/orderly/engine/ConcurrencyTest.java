@@ -10,7 +10,6 @@ import dev.orderly.api.Engine;
 import dev.orderly.api.Job;
 import dev.orderly.api.Request;
 import dev.orderly.api.RequestFailedException;
-import dev.orderly.api.RequestListener;
 import dev.orderly.api.RequestPlan;
 import dev.orderly.api.RequestResult;
 import java.time.Duration;
@@ -65,7 +64,8 @@ class ConcurrencyTest {
 
     /**
      * 2,400 small requests, 8 at a time, with random faults, some cancelled by an interrupt of their caller at a random
-     * dial and some whose client throws. Afterwards no request thread is alive and no call is open.
+     * dial and some whose client throws. Afterwards no request thread is alive and no call is open; every admitted
+     * job heard its end; the listener's figures are the caller's.
      */
     @Test
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
@@ -101,21 +101,26 @@ class ConcurrencyTest {
                             throw new IllegalStateException("client gave up");
                         }
                         recorder.accept(segment, output);
-                    }).withListener(new RequestListener() {
+                    });
+                    JobEndLedger ledger = new JobEndLedger() {
                         @Override
                         public void onDial(Job job) {
                             if (dials.incrementAndGet() == cancelAtDial) {
                                 caller.interrupt();
                             }
                         }
-                    });
+                    };
+                    Request listened = request.withListener(ledger);
                     ThreadCensus mine = new ThreadCensus();
                     EngineConfig config = random.nextBoolean() ? base : base.toBuilder().ordered(false).build();
                     try {
-                        new dev.orderly.engine.internal.OrderlyEngine(config, thread -> {
+                        RequestResult result = new dev.orderly.engine.internal.OrderlyEngine(config, thread -> {
                             census.accept(thread);
                             mine.accept(thread);
-                        }).run(request);
+                        }).run(listened);
+                        if (!ledger.ends().equals(List.of(result))) {
+                            wrong.add("seed " + seed + ": the listener got " + ledger.ends() + ", run returned " + result);
+                        }
                         delivered.incrementAndGet();
                         if (!Quiet.within100Ms(tier2::openCalls, mine::alive)) {
                             wrong.add("seed " + seed + ": " + tier2.openCalls() + " call(s) open, " + mine.alive()
@@ -125,11 +130,19 @@ class ConcurrencyTest {
                             wrong.add("seed " + seed + " delivered " + recorder.segments());
                         }
                     } catch (RequestFailedException e) {
+                        if (!ledger.ends().equals(List.of(e.partialResult().orElseThrow()))) {
+                            wrong.add("seed " + seed + ": the listener got " + ledger.ends() + ", the caller "
+                                    + e.partialResult());
+                        }
                         failed.incrementAndGet();
                         if (e.key().isEmpty() && clientFailsAt < 0) {
                             wrong.add("seed " + seed + " failed naming no unit: " + e.getMessage());
                         }
                     } catch (InterruptedException e) {
+                        if (!ledger.ends().equals(List.of(RequestFailedException.partialResultOf(e).orElseThrow()))) {
+                            wrong.add("seed " + seed + ": the listener got " + ledger.ends() + ", the caller "
+                                    + RequestFailedException.partialResultOf(e));
+                        }
                         cancelled.incrementAndGet();
                         if (cancelAtDial < 0) {
                             wrong.add("seed " + seed + " interrupted without a cancellation");
@@ -137,6 +150,7 @@ class ConcurrencyTest {
                     } finally {
                         Thread.interrupted();
                     }
+                    ledger.violations().forEach(v -> wrong.add("seed " + seed + ": " + v));
                     if (!recorder.segments().equals(range(0, recorder.segments().size()))) {
                         wrong.add("seed " + seed + " delivered out of order " + recorder.segments());
                     }

@@ -76,7 +76,8 @@ class EmbeddingExampleTest {
         }
     }
 
-    private static String where(Class<?> type) {
+    /** The jar or class directory {@code type} was loaded from, for a child JVM's class path. */
+    static String where(Class<?> type) {
         try {
             return Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
         } catch (java.net.URISyntaxException e) {

@@ -232,7 +232,7 @@ class RetryPathTest {
 
     /**
      * An Error is not a tier2 failure the retry path knows: the request fails at once with it as the cause, naming the
-     * unit when the tier2 client threw it, and the request when the reading client did.
+     * unit when the tier2 client threw it, and the segment's last stage when the reading client did.
      */
     @ParameterizedTest(name = "ordered={0}")
     @ValueSource(booleans = {true, false})
@@ -257,8 +257,10 @@ class RetryPathTest {
                 config(ordered)).run(Request.of(PLAN, scripted, store, (segment, output) -> {
                     throw bug;
                 }).withId("r-reader")));
-        assertEquals("request r-reader failed: java.lang.AssertionError: client invariant broken",
-                readerFailure.getMessage());
+        // Named by the segment's last stage, as an exception from the client is.
+        assertEquals("segment 0 stage 2: the client failed on segment 0: java.lang.AssertionError: client invariant"
+                + " broken", readerFailure.getMessage());
+        assertEquals(java.util.Optional.of(new dev.orderly.api.JobKey(0, 2)), readerFailure.key());
         assertSame(bug, readerFailure.getCause());
     }
 

@@ -37,7 +37,18 @@ import org.slf4j.MDC;
  * <p>A unit that stops being needed (a higher stage of its segment is done) has its job cancelled through its
  * {@link RunningJobs.Handle}: the call is closed and the thread interrupted, wherever it waits (its turn, a delay,
  * {@code dial} or {@code await}). The job then ends quietly ({@link Outcome#ABANDONED}), counting nothing: an
- * interrupt meant for its unit alone is cleared, while one that cancels the whole request propagates.
+ * interrupt meant for its unit alone is cleared, while one that cancels the whole request propagates. A call whose
+ * {@code await()} returns normally after that {@code close()} ends the job the same way, not as done.
+ *
+ * <p><b>Stop by state.</b> The interrupt is the fast path, never the only one: after every wait, before every dial
+ * and when a dial returns, the job asks whether its unit is still needed, which is false once the request stopped
+ * (failed, cancelled, past its deadline, every segment delivered). So a client that answers the interrupt with a
+ * {@code Tier2Exception}, or by returning, is stopped all the same. A job withdrawn to give its worker up to the
+ * client's re-run ({@link Outcome#WITHDRAWN}) stops at the same points.
+ *
+ * <p><b>Every admitted job hears its end</b>: after {@code onAdmitted} exactly one of {@code onJobDone},
+ * {@code onFailed} and {@code onAbandoned} follows (or {@code onRefused}, when {@code await} says nothing ran), an
+ * interrupt or an {@code Error} included.
  *
  * <p>On every path out, including interruption, the job leaves the gate and its {@link Tier2Call} is closed, once.
  * Thread-safe: the per-job counts live on the calling thread's stack; one instance serves all jobs of a request.
@@ -53,12 +64,16 @@ final class JobRunner {
     private final RequestCounters counters;
     private final RequestListener listener;
     private final Predicate<JobKey> needed;
+    private final StallWatch stall;
 
     /**
-     * @param needed tells whether a unit is still needed; a job whose unit is not stops instead of retrying
+     * @param needed tells whether a unit is still needed (false too once the request stopped); a job whose unit is
+     *     not stops instead of dialing, retrying or failing
+     * @param stall hears every error and admission, to warn of a request that only ever hears "no"
      */
     JobRunner(String requestId, Tier2Client tier2, DialGate gate, EngineConfig config, RequestCounters counters,
-            RequestListener listener, Predicate<JobKey> needed) {
+            RequestListener listener, Predicate<JobKey> needed, StallWatch stall) {
+        this.stall = stall;
         this.requestId = requestId;
         this.tier2 = tier2;
         this.gate = gate;
@@ -73,14 +88,19 @@ final class JobRunner {
         /** The unit is done. */
         DONE,
         /**
-         * The unit was no longer needed (its segment was delivered, or a job of a higher stage of its segment is
-         * done) when the job was about to retry or fail: the job stopped quietly.
+         * The unit was no longer needed (its segment was delivered, a job of a higher stage of its segment is done,
+         * or the request stopped) when the job was about to dial, retry or fail: the job stopped quietly.
          */
-        ABANDONED
+        ABANDONED,
+        /**
+         * The job gave its worker up to the re-run of the client's segment before its next dial; its unit was not
+         * run and is launched again later.
+         */
+        WITHDRAWN
     }
 
     /** The next step after one dial. */
-    private enum Step { DONE, RETRY, ABANDON }
+    private enum Step { DONE, RETRY, ABANDON, WITHDRAW }
 
     /**
      * Runs the unit of {@code key} until it is done; {@code tally}, which starts from the unit's counts, counts every
@@ -100,21 +120,25 @@ final class JobRunner {
                 try {
                     step = attempt(key, tally, handle);
                 } catch (InterruptedException e) {
-                    if (!handle.cancelled()) {
+                    if (!handle.cancelled() && !handle.withdrawn()) {
                         throw e;
                     }
-                    // Our unit was cancelled, not the request: end quietly, the interrupt was meant for us alone.
-                    Thread.interrupted();
-                    step = Step.ABANDON;
+                    // Our unit was cancelled or withdrawn, not the request: the interrupt was meant for us alone.
+                    step = handle.cancelled() ? Step.ABANDON : Step.WITHDRAW;
                 }
                 switch (step) {
                     case DONE -> {
                         return Outcome.DONE;
                     }
-                    case ABANDON -> {
-                        LOG.debug("{} no longer needed; job stops", key);
+                    case ABANDON, WITHDRAW -> {
+                        // No interrupt of the handle can come after this, so none is left on the thread.
+                        if (handle.settle()) {
+                            Thread.interrupted();
+                        }
+                        LOG.debug("{} {}; job stops", key, step == Step.ABANDON ? "no longer needed"
+                                : "gives its worker up to the re-run of the client's segment");
                         listener.onAbandoned(key);
-                        return Outcome.ABANDONED;
+                        return step == Step.ABANDON ? Outcome.ABANDONED : Outcome.WITHDRAWN;
                     }
                     case RETRY -> {
                         // go round for another turn
@@ -129,43 +153,100 @@ final class JobRunner {
         }
     }
 
+    /**
+     * Whether the job must not dial now: its unit withdrawn, no longer needed, or the request stopped. Checked after
+     * every wait and before every dial, so a client that swallows the interrupt is stopped all the same.
+     */
+    private Step stopBeforeDial(JobKey key, RunningJobs.Handle handle) {
+        if (handle.withdrawn()) {
+            return Step.WITHDRAW;
+        }
+        return needed.test(key) ? null : Step.ABANDON;
+    }
+
     /** One turn and one dial. */
     private Step attempt(JobKey key, UnitCounts.Tally attempts, RunningJobs.Handle handle)
             throws RequestFailedException, InterruptedException {
         gate.awaitTurn(key);
-        if (!needed.test(key)) {
-            return Step.ABANDON;
+        Step stop = stopBeforeDial(key, handle);
+        if (stop != null) {
+            return stop;
+        }
+        if (!handle.dialing(true)) {
+            return handle.cancelled() ? Step.ABANDON : Step.WITHDRAW;
         }
         Job job = new Job(requestId, key, ++attempts.dials);
-        counters.dial();
-        listener.onDial(job);
-        LOG.debug("dial {} attempt {}", key, job.attempt());
-        Tier2Call call;
+        Tier2Call call = null;
+        Tier2Exception error = null;
         try {
+            counters.dial();
+            listener.onDial(job);
+            LOG.debug("dial {} attempt {}", key, job.attempt());
             call = tier2.dial(job);
         } catch (Tier2Exception e) {
-            return retryOrFail(job, e, attempts);
+            error = e;
         } catch (RuntimeException e) {
-            return retryOrFail(job, asFatal(e), attempts);
+            error = asFatal(e);
+        } finally {
+            // Before the answer is handled: from here a withdrawal interrupts the job wherever it waits next.
+            handle.dialing(false);
+        }
+        if (error != null) {
+            return retryOrFail(job, error, attempts, handle);
         }
         if (call == null) {
-            return retryOrFail(job, Tier2Exception.fatal("tier2 client returned no call from dial", null), attempts);
+            return retryOrFail(job, Tier2Exception.fatal("tier2 client returned no call from dial", null), attempts,
+                    handle);
         }
+        try {
+            return admitted(job, call, attempts, handle);
+        } catch (InterruptedException e) {
+            if (!handle.cancelled()) {
+                // Cut short by the end of the request: an admitted job always hears its end.
+                listener.onAbandoned(key);
+            }
+            throw e;
+        } catch (VirtualMachineError e) {
+            throw e;
+        } catch (Error e) {
+            listener.onFailed(job, Tier2Exception.fatal("tier2 call threw " + e, e));
+            throw e;
+        }
+    }
+
+    /**
+     * The tier2 took the job: await its end. Every way out of here but an interrupt or an {@code Error} ends the
+     * admitted job with exactly one of {@code onJobDone}, {@code onFailed} or (through ABANDON) {@code onAbandoned};
+     * the caller sees to those two.
+     */
+    private Step admitted(Job job, Tier2Call call, UnitCounts.Tally attempts, RunningJobs.Handle handle)
+            throws RequestFailedException, InterruptedException {
+        JobKey key = job.key();
         // The call is closed exactly once: by this job, unless it was attached and cancel() took it.
         boolean attached = false;
         try {
             gate.leave(key);
             counters.admission();
+            stall.admitted();
             listener.onAdmitted(job);
             attached = handle.attach(call);
             if (!attached) {
+                // Cancelled or withdrawn between the dial's return and here: the call is closed, not awaited.
+                return handle.cancelled() ? Step.ABANDON : Step.WITHDRAW;
+            }
+            if (!needed.test(key)) {
+                // The request stopped while the dial was in flight (a client may answer the interrupt by returning).
                 return Step.ABANDON;
             }
             call.await();
+            if (handle.cancelled()) {
+                // await returned because cancel() closed the call: the unit was covered, not done by this job.
+                return Step.ABANDON;
+            }
         } catch (Tier2Exception e) {
-            return handle.cancelled() ? Step.ABANDON : retryOrFail(job, e, attempts);
+            return handle.cancelled() ? Step.ABANDON : retryOrFail(job, e, attempts, handle);
         } catch (RuntimeException e) {
-            return handle.cancelled() ? Step.ABANDON : retryOrFail(job, asFatal(e), attempts);
+            return handle.cancelled() ? Step.ABANDON : retryOrFail(job, asFatal(e), attempts, handle);
         } finally {
             Tier2Call mine = attached ? handle.detach() : call;
             if (mine != null) {
@@ -174,6 +255,7 @@ final class JobRunner {
             // The job has ended on the tier2, so its slot there is free: the request's next refused job may try now.
             gate.slotFreed();
         }
+        attempts.successes++;
         listener.onJobDone(job);
         LOG.debug("{} done after {} dial(s)", key, job.attempt());
         return Step.DONE;
@@ -184,12 +266,17 @@ final class JobRunner {
      * request. A unit that is no longer needed is ABANDONed instead, whatever the error: it can not hurt the client
      * any more.
      */
-    private Step retryOrFail(Job job, Tier2Exception e, UnitCounts.Tally attempts) throws RequestFailedException {
+    private Step retryOrFail(Job job, Tier2Exception e, UnitCounts.Tally attempts, RunningJobs.Handle handle)
+            throws RequestFailedException {
         JobKey key = job.key();
         count(job, e, attempts);
         if (!needed.test(key)) {
             LOG.debug("{} failed on attempt {} after it stopped being needed: {}", key, job.attempt(), e.getMessage());
             return Step.ABANDON;
+        }
+        if (e.neverRan() && handle.withdrawn()) {
+            // Withdrawn while it dialed: it gives its worker up now, before its next dial.
+            return Step.WITHDRAW;
         }
         switch (e.kind()) {
             case REFUSED, UNREACHABLE -> {
@@ -228,6 +315,7 @@ final class JobRunner {
 
     /** Counts one error in the job's and the request's figures and tells the listener. */
     private void count(Job job, Tier2Exception e, UnitCounts.Tally attempts) {
+        stall.heard(e, counters.dials());
         switch (e.kind()) {
             case REFUSED, UNREACHABLE -> {
                 counters.refusal();

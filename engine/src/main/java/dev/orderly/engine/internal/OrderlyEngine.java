@@ -69,9 +69,13 @@ public final class OrderlyEngine implements Engine {
                 ? new QueueGate(new LaunchQueue(plan.workers(), config, listener::onQueued))
                 : new DelayGate(config);
         RunningJobs running = new RunningJobs();
-        JobRunner runner = new JobRunner(id, request.tier2(), gate, config, counters, listener, scheduler::isNeeded);
+        StallWatch stall = new StallWatch(id, config.stallWarning());
+        // A job asks before every dial: past the deadline the request is as good as stopped, even while the walker
+        // still waits for a busy client to return and notice.
+        JobRunner runner = new JobRunner(id, request.tier2(), gate, config, counters, listener,
+                key -> deadline.remainingNanos() > 0 && scheduler.isNeeded(key), stall);
         OutputWalker walker = new OutputWalker(id, plan, request.outputs(), request.client(), scheduler, counters,
-                listener, deadline, request.resume());
+                listener, deadline, request.resume(), running::withdrawHighestWaiting, stall::last);
         RequestScope scope = scopes.open(id, scheduler, threadObserver);
         LOG.debug("request {} starts: segments [{}, {}), {} stage(s), {} worker(s), look-ahead {}, {}", id,
                 plan.startSegment(), plan.endSegment(), plan.stages(), plan.workers(), lookahead, gate);
@@ -95,7 +99,7 @@ public final class OrderlyEngine implements Engine {
                 return null;
             }, key -> job(key, runner, scheduler, running));
         } catch (InterruptedException e) {
-            RequestResult partial = counters.result();
+            RequestResult partial = counters.resultSoFar();
             LOG.info("request {} cancelled by interrupt: {}", id, summary(partial, counters));
             // run's signature allows only InterruptedException here; the figures so far ride along as suppressed.
             e.addSuppressed(new RequestFailedException("request " + id + " cancelled by interrupt after "
@@ -104,10 +108,17 @@ public final class OrderlyEngine implements Engine {
             listener.onRequestCancelled(partial);
             throw e;
         }
+        if (failure.isPresent() && failure.get() instanceof VirtualMachineError e) {
+            // Every thread of the request has ended (the scope cancelled them); the VM's own error goes up unchanged.
+            LOG.error("request {} stopped by {}", id, e.toString());
+            throw e;
+        }
         if (failure.isPresent()) {
-            RequestFailedException failed = asRequestFailure(id, failure.get()).withPartialResult(counters.result());
-            LOG.info("request {} failed: {}; {}", id, failed.getMessage(), summary(counters.result(), counters));
-            listener.onRequestFailed(counters.result(), failed);
+            // One snapshot, taken once: the listener and the caller get equal figures.
+            RequestResult partial = counters.resultSoFar();
+            RequestFailedException failed = asRequestFailure(id, failure.get()).withPartialResult(partial);
+            LOG.info("request {} failed: {}; {}", id, failed.getMessage(), summary(partial, counters));
+            listener.onRequestFailed(partial, failed);
             throw failed;
         }
         RequestResult result = counters.result();
@@ -120,27 +131,30 @@ public final class OrderlyEngine implements Engine {
         return () -> {
             JobKey key = launch.key();
             UnitCounts.Tally tally = new UnitCounts.Tally(launch.prior());
-            boolean succeeded = false;
-            boolean threw = true;
+            JobRunner.Outcome outcome = null;
             RunningJobs.Handle handle = running.start(key);
             try {
-                succeeded = runner.run(key, tally, handle) == JobRunner.Outcome.DONE;
-                threw = false;
+                outcome = runner.run(key, tally, handle);
+            } catch (VirtualMachineError e) {
+                // Nothing can be trusted after it: it propagates as itself, once the scope has cancelled the rest.
+                throw e;
             } catch (Error e) {
                 // An Error from the tier2 client or the store is still this unit's failure: keep the unit.
                 throw new RequestFailedException(key, key + " failed with " + e + " on attempt " + tally.dials
                         + ", giving up", e);
             } finally {
                 running.end(handle);
-                if (threw) {
+                if (outcome == null) {
                     // This job fails the request (or it was cancelled): the worker it frees must not go to another
                     // unit in the moment before the scope learns of the failure and cancels the request.
                     scheduler.jobFailed();
+                } else if (outcome == JobRunner.Outcome.WITHDRAWN) {
+                    scheduler.jobWithdrawn(key);
                 } else {
-                    scheduler.jobEnded(launch.key(), succeeded, tally.counts());
+                    scheduler.jobEnded(key, outcome == JobRunner.Outcome.DONE, tally.counts());
                 }
             }
-            if (succeeded) {
+            if (outcome == JobRunner.Outcome.DONE) {
                 // The board now has the stages under this one DONE: their jobs, if any, are cancelled.
                 running.cancelCoveredBy(launch.key());
             }
@@ -158,8 +172,9 @@ public final class OrderlyEngine implements Engine {
     private static String summary(RequestResult r, RequestCounters counters) {
         long stored = counters.foundInStore();
         return r.segmentsDelivered() + " segment(s) delivered" + (stored > 0 ? " (" + stored + " found in the store)"
-                : "") + " in " + r.elapsed().toMillis() + " ms (first after "
-                + r.timeToFirstSegment().toMillis() + " ms), " + r.dials() + " dial(s), " + r.admissions()
+                : "") + " in " + r.elapsed().toMillis() + " ms ("
+                + r.firstSegment().map(first -> "first after " + first.toMillis() + " ms").orElse("none delivered")
+                + "), " + r.dials() + " dial(s), " + r.admissions()
                 + " admission(s), " + r.refusals() + " refusal(s), " + r.failures() + " failure(s), "
                 + r.executionTimeouts() + " execution timeout(s), " + r.reruns() + " re-run(s)";
     }

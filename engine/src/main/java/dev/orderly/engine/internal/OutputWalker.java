@@ -8,6 +8,7 @@ import dev.orderly.api.RequestPlan;
 import dev.orderly.api.SegmentConsumer;
 import java.io.IOException;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
@@ -18,8 +19,9 @@ import org.slf4j.MDC;
  *
  * <p>For each segment it waits until the segment's last stage is DONE, reads the output and calls the client. An
  * output missing after its job succeeded sends the unit back to PENDING; its new job, being the lowest segment,
- * launches first. After {@value #MAX_RERUNS} re-runs of one segment the request fails. A client that throws fails
- * the request, its exception kept as the cause.
+ * launches first. After {@value #MAX_RERUNS} re-runs of one segment the request fails. A store or a client that
+ * throws, an {@code Error} included, fails the request naming the segment's last stage, its throwable kept as the
+ * cause; only a {@link VirtualMachineError} propagates as itself.
  *
  * <p>Runs on one thread, the walker subtask of the request; the client is therefore called one segment at a time.
  */
@@ -39,9 +41,22 @@ final class OutputWalker {
     private final RequestListener listener;
     private final Deadline deadline;
     private final boolean resume;
+    private final Supplier<JobKey> freeAWorker;
+    private final Supplier<? extends Throwable> lastTier2Error;
+    // written and read by the walker's thread only, set by run
+    private StoreReadAlarm alarm;
 
+    /**
+     * @param freeAWorker has the highest job that is not on a tier2 give its worker up, and names it (null if none
+     *     could): called when the client's segment is re-run with every worker taken
+     * @param lastTier2Error the last {@code Tier2Exception} a job of the request heard, or null: the cause of a
+     *     deadline failure
+     */
     OutputWalker(String requestId, RequestPlan plan, OutputStore outputs, SegmentConsumer client, Scheduler scheduler,
-            RequestCounters counters, RequestListener listener, Deadline deadline, boolean resume) {
+            RequestCounters counters, RequestListener listener, Deadline deadline, boolean resume,
+            Supplier<JobKey> freeAWorker, Supplier<? extends Throwable> lastTier2Error) {
+        this.freeAWorker = freeAWorker;
+        this.lastTier2Error = lastTier2Error;
         this.deadline = deadline;
         this.resume = resume;
         this.requestId = requestId;
@@ -61,7 +76,9 @@ final class OutputWalker {
      */
     void run() throws RequestFailedException, InterruptedException {
         MDC.put("request", requestId);
-        try {
+        StoreReadAlarm readAlarm = new StoreReadAlarm(deadline, RequestScope.name(requestId) + "-deadline");
+        alarm = readAlarm;
+        try (readAlarm) {
             for (long segment = plan.startSegment(); segment < plan.endSegment(); segment++) {
                 MDC.put("segment", Long.toString(segment));
                 if (!deliver(segment)) {
@@ -84,7 +101,7 @@ final class OutputWalker {
                 case STOPPED -> {
                     return false;
                 }
-                case DEADLINE_PASSED -> throw deadlinePassed(segment);
+                case DEADLINE_PASSED -> throw deadlinePassed(segment, "");
                 case READY -> {
                     // read it below
                 }
@@ -98,14 +115,21 @@ final class OutputWalker {
                 return true;
             }
             if (reruns == MAX_RERUNS) {
+                int jobs = scheduler.successfulJobsOf(segment);
                 throw new RequestFailedException(unit, unit + " output missing after " + MAX_RERUNS
-                        + " re-runs (" + (MAX_RERUNS + 1) + " successful jobs), giving up", null);
+                        + " re-runs (" + jobs + " successful job" + (jobs == 1 ? "" : "s") + "), giving up", null);
             }
             reruns++;
             LOG.warn("{} output missing after its job succeeded; re-run {} of {}", unit, reruns, MAX_RERUNS);
             counters.rerun();
             listener.onRerun(unit);
-            scheduler.rerun(segment);
+            if (scheduler.rerun(segment)) {
+                // The client waits for this re-run: it must not wait for a worker behind jobs it needs later.
+                JobKey withdrawn = freeAWorker.get();
+                LOG.debug("{} re-run with every worker taken; {}", unit, withdrawn == null
+                        ? "every job is on a tier2, the re-run waits for the next to end"
+                        : withdrawn + " gives its worker up");
+            }
         }
     }
 
@@ -113,7 +137,8 @@ final class OutputWalker {
      * With resume: looks up, in the store, each segment that has entered the look-ahead window since the last call,
      * and tells the scheduler which are there already (they will not run). Only the window is ever looked up: the
      * scheduler launches nothing past it, and this keeps the cost per segment delivered O(1) and the memory bounded
-     * by the look-ahead. The store is read again when the segment is delivered; nothing is kept in between.
+     * by the look-ahead. The store is asked {@link OutputStore#contains}, and read once, when the segment is
+     * delivered; nothing is kept in between.
      */
     private void lookUpStoredSegments() throws RequestFailedException {
         if (!resume) {
@@ -121,7 +146,7 @@ final class OutputWalker {
         }
         long segment;
         while ((segment = scheduler.segmentToCheck()) >= 0) {
-            boolean stored = read(new JobKey(segment, plan.lastStage())).isPresent();
+            boolean stored = contains(new JobKey(segment, plan.lastStage()));
             if (stored) {
                 counters.fromStore();
             }
@@ -129,20 +154,56 @@ final class OutputWalker {
         }
     }
 
-    private RequestFailedException deadlinePassed(long segment) {
+    private RequestFailedException deadlinePassed(long segment, String during) {
         long delivered = segment - plan.startSegment();
         return new RequestFailedException("request " + requestId + " passed its deadline of " + deadline + ": "
                 + delivered + " of " + plan.segmentCount() + " segments delivered, " + scheduler.waitingFor() + ", "
-                + counters.result().refusals() + " refusals", null);
+                + counters.result().refusals() + " refusals" + during, lastTier2Error.get());
+    }
+
+    /** A call of the store, bounded by the deadline through the alarm. */
+    @FunctionalInterface
+    private interface StoreCall<T> {
+        T call(long segment) throws IOException;
+    }
+
+    /**
+     * Calls the store for {@code unit}'s segment. Past the deadline (before the call, or while it runs: the alarm
+     * interrupts it), the request fails at its deadline; a throwable from the store, an {@code Error} included (an
+     * assertion in a test double, a linkage problem), fails it naming the unit.
+     */
+    private <T> T callStore(JobKey unit, StoreCall<T> store, String what) throws RequestFailedException {
+        long segment = unit.segment();
+        if (!alarm.enterRead()) {
+            throw deadlinePassed(segment, " before the OutputStore was asked for segment " + segment);
+        }
+        T answer = null;
+        Throwable failure = null;
+        try {
+            answer = store.call(segment);
+        } catch (VirtualMachineError e) {
+            alarm.exitRead();
+            throw e;
+        } catch (IOException | RuntimeException | Error e) {
+            failure = e;
+        }
+        if (alarm.exitRead()) {
+            throw deadlinePassed(segment, "; the OutputStore's " + what + " of segment " + segment
+                    + " was interrupted at the deadline");
+        }
+        if (failure != null) {
+            throw new RequestFailedException(unit, unit + " output could not be " + what + ", giving up: " + failure,
+                    failure);
+        }
+        return answer;
+    }
+
+    private boolean contains(JobKey unit) throws RequestFailedException {
+        return callStore(unit, outputs::contains, "looked up");
     }
 
     private Optional<byte[]> read(JobKey unit) throws RequestFailedException {
-        Optional<byte[]> output;
-        try {
-            output = outputs.read(unit.segment());
-        } catch (IOException | RuntimeException e) {
-            throw new RequestFailedException(unit, unit + " output could not be read, giving up: " + e, e);
-        }
+        Optional<byte[]> output = callStore(unit, outputs::read, "read");
         if (output == null) {
             throw new RequestFailedException(unit, unit + " output could not be read: the OutputStore broke its"
                     + " contract, read(" + unit.segment() + ") returned null instead of an Optional", null);
@@ -153,10 +214,12 @@ final class OutputWalker {
     private void accept(long segment, byte[] output) throws RequestFailedException, InterruptedException {
         try {
             client.accept(segment, output);
-        } catch (InterruptedException e) {
+        } catch (InterruptedException | VirtualMachineError e) {
             throw e;
-        } catch (Exception e) {
-            throw new RequestFailedException("the client failed on segment " + segment + ": " + e, e);
+        } catch (Exception | Error e) {
+            // Named by the segment's last stage, the unit whose output the client was given.
+            JobKey unit = new JobKey(segment, plan.lastStage());
+            throw new RequestFailedException(unit, unit + ": the client failed on segment " + segment + ": " + e, e);
         }
     }
 }

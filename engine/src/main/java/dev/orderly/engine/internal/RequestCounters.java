@@ -39,6 +39,11 @@ final class RequestCounters {
         dials.increment();
     }
 
+    /** Dials so far. */
+    long dials() {
+        return dials.sum();
+    }
+
     void admission() {
         admissions.increment();
     }
@@ -81,16 +86,28 @@ final class RequestCounters {
     }
 
     /**
-     * The figures so far; {@code elapsed} is the time to the last delivery, or the time so far when nothing was
-     * delivered yet.
+     * The figures of a request that delivered every segment: {@code elapsed} is the time to the last delivery (the
+     * time so far when nothing was delivered yet). {@code timeToFirstSegment} is
+     * {@link RequestResult#NO_FIRST_SEGMENT} until the first delivery.
      */
     RequestResult result() {
-        long first = firstDeliveryNanos.get();
         long last = lastDeliveryNanos.get();
-        Duration sinceStart = sinceStart();
+        return snapshot(last < 0 ? sinceStart() : Duration.ofNanos(last));
+    }
+
+    /**
+     * The figures of a request that ends now without delivering everything (it failed or was cancelled):
+     * {@code elapsed} runs to now, the end of the request, not to its last delivery. Take it once, and hand the same
+     * snapshot to the listener and to the caller.
+     */
+    RequestResult resultSoFar() {
+        return snapshot(sinceStart());
+    }
+
+    private RequestResult snapshot(Duration elapsed) {
+        long first = firstDeliveryNanos.get();
         return new RequestResult(delivered.sum(), admissions.sum(), dials.sum(), refusals.sum(), failures.sum(),
                 executionTimeouts.sum(), reruns.sum(),
-                Duration.ofNanos(Math.max(first, 0)), // -1 until the first delivery
-                last < 0 ? sinceStart : Duration.ofNanos(last));
+                first < 0 ? RequestResult.NO_FIRST_SEGMENT : Duration.ofNanos(first), elapsed);
     }
 }

@@ -39,6 +39,40 @@ final class RunningJobs {
     }
 
     /**
+     * The job of {@code key}, if it runs and is not on a tier2 now, gives its worker up before its next dial (to the
+     * re-run of the client's segment): it is interrupted where it waits, or, if it is dialing, stops when the dial
+     * is refused. False if it has no job, or its job is on a tier2 (or just got in) and keeps its worker.
+     */
+    boolean withdraw(JobKey key) {
+        Handle handle = jobs.get(key);
+        return handle != null && handle.withdraw();
+    }
+
+    /**
+     * The highest job in launch order that is not on a tier2 (queued, dialing or sitting out a delay) gives its
+     * worker up, as {@link #withdraw} says; returns its unit, or null if every running job is on a tier2. Costs one
+     * look at each running job (at most the request's workers); called only when the client's segment is re-run with
+     * every worker taken.
+     */
+    JobKey withdrawHighestWaiting() {
+        while (true) {
+            Handle highest = null;
+            for (Handle handle : jobs.values()) {
+                if (handle.mayBeWithdrawn() && (highest == null || handle.key.compareTo(highest.key) > 0)) {
+                    highest = handle;
+                }
+            }
+            if (highest == null) {
+                return null;
+            }
+            if (highest.withdraw()) {
+                return highest.key;
+            }
+            // It got in (or ended) since we looked: look again, the next one may still be waiting.
+        }
+    }
+
+    /**
      * Unit {@code done} succeeded: the stages under it in its segment are DONE too, so their jobs, if any still run,
      * are cancelled. Costs one lookup per stage under it.
      */
@@ -55,8 +89,10 @@ final class RunningJobs {
      * One running job: its thread and, while it waits on a tier2, its call. The call is closed exactly once, by
      * whichever comes first: the job when it is done with it, or {@link #cancel()}.
      *
-     * <p>Guarded by {@code lock}: {@code call}, {@code cancelled}, {@code ended}. Once {@code cancelled}, the job
-     * attaches no call; once {@code ended}, its thread is never interrupted.
+     * <p>Guarded by {@code lock}: {@code call}, {@code cancelled}, {@code withdrawn}, {@code dialing}, {@code ended}.
+     * Once {@code cancelled} or {@code withdrawn}, the job attaches no call and starts no dial; a job is withdrawn only
+     * while it has no call, and is interrupted for it only while it is not dialing; once {@code ended} (or
+     * {@linkplain #settle() settled}), its thread is never interrupted.
      */
     static final class Handle {
         private final JobKey key;
@@ -64,6 +100,8 @@ final class RunningJobs {
         private final ReentrantLock lock = new ReentrantLock();
         private Tier2Call call;
         private boolean cancelled;
+        private boolean withdrawn;
+        private boolean dialing;
         private boolean ended;
 
         private Handle(JobKey key, Thread thread) {
@@ -71,14 +109,86 @@ final class RunningJobs {
             this.thread = thread;
         }
 
-        /** The job got {@code call} from a tier2; false if the job was cancelled first (then the job closes it). */
+        /**
+         * The job got {@code call} from a tier2; false if the job was cancelled or withdrawn first (then the job
+         * closes it).
+         */
         boolean attach(Tier2Call call) {
             lock.lock();
             try {
-                if (!cancelled) {
+                boolean keep = !cancelled && !withdrawn;
+                if (keep) {
                     this.call = call;
                 }
-                return !cancelled;
+                return keep;
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        /**
+         * The job starts ({@code true}) or ends ({@code false}) a dial. Starting returns false, and the job must not
+         * dial, when it was cancelled or withdrawn. While it dials, a withdrawal does not interrupt it; when the dial
+         * ends, the job gives its worker up (a call admitted in that same moment is refused by {@link #attach} and
+         * closed: the re-run of the client's segment comes first).
+         */
+        boolean dialing(boolean starts) {
+            lock.lock();
+            try {
+                if (starts && (cancelled || withdrawn)) {
+                    return false;
+                }
+                dialing = starts;
+                return true;
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        /** True once the job was withdrawn to give its worker up. */
+        boolean withdrawn() {
+            lock.lock();
+            try {
+                return withdrawn;
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        private boolean mayBeWithdrawn() {
+            lock.lock();
+            try {
+                return !cancelled && !withdrawn && !ended && call == null;
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        private boolean withdraw() {
+            lock.lock();
+            try {
+                if (cancelled || withdrawn || ended || call != null) {
+                    return false;
+                }
+                withdrawn = true;
+                if (!dialing) {
+                    thread.interrupt();
+                }
+                return true;
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        /**
+         * The job stops for its unit's sake (abandoned or withdrawn): from now on nothing interrupts its thread, so
+         * the job can clear an interrupt meant for it alone. Returns whether such an interrupt may have been sent.
+         */
+        boolean settle() {
+            lock.lock();
+            try {
+                ended = true;
+                return cancelled || withdrawn;
             } finally {
                 lock.unlock();
             }
@@ -148,12 +258,18 @@ final class RunningJobs {
         }
     }
 
-    /** Closes {@code call}; a call that can not let go must not change the job's outcome. */
+    /**
+     * Closes {@code call}; a call that can not let go must not change the job's outcome. Whatever {@code close}
+     * throws, an {@code Error} included, is logged and the call counts as closed; only a {@link VirtualMachineError}
+     * propagates.
+     */
     static void close(Tier2Call call, JobKey key) {
         try {
             call.close();
-        } catch (RuntimeException e) {
-            LOG.warn("closing the tier2 call of {} threw; ignored", key, e);
+        } catch (VirtualMachineError e) {
+            throw e;
+        } catch (Throwable e) {
+            LOG.warn("closing the tier2 call of {} threw; ignored, the call counts as closed", key, e);
         }
     }
 }

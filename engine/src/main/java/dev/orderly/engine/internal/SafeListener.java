@@ -12,7 +12,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Passes each event on to the embedder's listener and logs, instead of propagating, whatever it throws: a listener
- * is for metrics and displays and must never break a request. The first failure is logged with its stack trace; the
+ * is for metrics and displays and must never break a request. That includes {@code Error}s (a JUnit assertion inside
+ * a listener is an {@code AssertionError}); only a {@link VirtualMachineError}, after which nothing can be trusted,
+ * propagates. The first failure is logged with its stack trace; the
  * rest are only counted (a listener that throws on every event would otherwise log a trace per dial), and
  * {@link #logFailuresAfterTheFirst} reports the count once, at the request's end.
  *
@@ -101,7 +103,9 @@ final class SafeListener implements RequestListener {
     private void guard(String event, Runnable call) {
         try {
             call.run();
-        } catch (RuntimeException e) {
+        } catch (VirtualMachineError e) {
+            throw e;
+        } catch (Throwable e) {
             if (failures.incrementAndGet() == 1) {
                 LOG.warn("request listener threw from {}; ignored, and later failures only counted", event, e);
             }

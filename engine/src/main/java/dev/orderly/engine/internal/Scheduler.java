@@ -40,6 +40,8 @@ final class Scheduler {
     private final Condition launchable = lock.newCondition();
     private final Condition outputReady = lock.newCondition();
     private final int workers;
+    private final long startSegment;
+    private final int stages;
 
     // guarded by lock
     private final UnitBoard board;
@@ -64,6 +66,8 @@ final class Scheduler {
      */
     Scheduler(RequestPlan plan, long lookahead, boolean resume) {
         this.workers = plan.workers();
+        this.startSegment = plan.startSegment();
+        this.stages = plan.stages();
         this.board = new UnitBoard(plan, lookahead, resume, lock);
     }
 
@@ -214,14 +218,38 @@ final class Scheduler {
         return Long.MAX_VALUE;
     }
 
-    /** What the client's segment waits for, in words: {@code segment 41 waiting for stage 1}. */
+    /**
+     * What the client's segment waits for, in words: {@code segment 41 waiting for stage 1}, a stage of the plan; or,
+     * when its output is ready and the client has not taken it yet, {@code segment 41 ready, the client still on
+     * segment 40}.
+     */
     String waitingFor() {
         lock.lock();
         try {
             if (board.finished()) {
                 return "every segment delivered";
             }
-            return "segment " + board.reading() + " waiting for stage " + board.lowestStageNotDone(board.reading());
+            long reading = board.reading();
+            int stage = board.lowestStageNotDone(reading);
+            if (stage >= stages) {
+                return "segment " + reading + " ready, " + (reading > startSegment
+                        ? "the client still on segment " + (reading - 1) : "not yet handed to the client");
+            }
+            return "segment " + reading + " waiting for stage " + stage;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * The jobs of the last stage of {@code segment}, the client's segment, that succeeded so far: 0 for a segment
+     * found in the store, more than 1 after re-runs.
+     */
+    int successfulJobsOf(long segment) {
+        lock.lock();
+        try {
+            requireReading(segment);
+            return board.prior(new JobKey(segment, board.lastStage())).successes();
         } finally {
             lock.unlock();
         }
@@ -239,12 +267,32 @@ final class Scheduler {
         }
     }
 
-    /** The output of {@code segment} was missing after its job succeeded: its last stage runs again. */
-    void rerun(long segment) {
+    /**
+     * The output of {@code segment} was missing after its job succeeded: its last stage runs again. Returns whether
+     * every worker is taken: then the re-run, which the client waits for, must not wait for a job to end, and the
+     * caller has the highest job that is not on a tier2 give its worker up ({@link #jobWithdrawn}).
+     */
+    boolean rerun(long segment) {
         lock.lock();
         try {
             requireReading(segment);
             board.rerun();
+            changed();
+            return alive >= workers;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * The job of {@code key} gave its worker up before its next dial (to the re-run of the client's segment): its unit
+     * goes back to PENDING, to be launched again later; its worker is free.
+     */
+    void jobWithdrawn(JobKey key) {
+        lock.lock();
+        try {
+            alive--;
+            board.withdrawn(key);
             changed();
         } finally {
             lock.unlock();
@@ -263,11 +311,15 @@ final class Scheduler {
         }
     }
 
-    /** False once nothing needs the unit of {@code key}: its segment was delivered or a higher stage is done. */
+    /**
+     * False once nothing needs the unit of {@code key}: its segment was delivered, a higher stage is done, or the
+     * request stopped (failed, cancelled, past its deadline, or every segment delivered). A job asks before every
+     * dial and after every wait, so a stopped request dials nothing whatever its client does with an interrupt.
+     */
     boolean isNeeded(JobKey key) {
         lock.lock();
         try {
-            return board.isNeeded(key);
+            return !stopped && !failed && board.isNeeded(key);
         } finally {
             lock.unlock();
         }

@@ -46,6 +46,15 @@ final class SegmentRing {
         launched[i] = Math.max(launched[i], stage);
     }
 
+    /**
+     * The job of {@code stage}, the highest launched of {@code segment}, gave its worker up before it ran: the stage is
+     * PENDING again; the one under it counts as launched (the relaunched job covers it), and nothing DONE changes.
+     */
+    void unlaunch(long segment, int stage) {
+        int i = slot(segment);
+        launched[i] = Math.max(done[i], stage - 1);
+    }
+
     /** {@code stage} of {@code segment}, and every stage under it, is DONE. */
     void markDone(long segment, int stage) {
         int i = slot(segment);

@@ -90,6 +90,11 @@ final class UnitBoard {
         return reading;
     }
 
+    /** The plan's last stage. */
+    int lastStage() {
+        return lastStage;
+    }
+
     /** True once the client has read every segment. */
     boolean finished() {
         assert guarded() : "the board is used without its lock";
@@ -199,6 +204,24 @@ final class UnitBoard {
             }
             frontier[j] = f;
         }
+        assert invariantsHold() : this;
+    }
+
+    /**
+     * The job of {@code key} gave its worker up before it ran: if the unit is still needed and no higher stage of its
+     * segment is launched, it is PENDING again and {@link #next()} will hand it out again (stage {@code key.stage()}'s
+     * cursor goes back to its segment). A stage under it that no job runs is left marked launched: the relaunched job
+     * produces its partials, as any higher stage does.
+     */
+    void withdrawn(JobKey key) {
+        assert guarded() : "the board is used without its lock";
+        long segment = key.segment();
+        int stage = key.stage();
+        if (!isNeeded(key) || segment >= windowEnd() || ring.launched(segment) != stage) {
+            return;
+        }
+        ring.unlaunch(segment, stage);
+        cursor[stage] = Math.min(cursor[stage], segment);
         assert invariantsHold() : this;
     }
 

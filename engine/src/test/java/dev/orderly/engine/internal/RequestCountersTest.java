@@ -42,7 +42,7 @@ class RequestCountersTest {
     }
 
     @Test
-    void beforeAnyDeliveryElapsedIsTheTimeSoFarAndTimeToFirstSegmentIsZero() {
+    void beforeAnyDeliveryElapsedIsTheTimeSoFarAndThereIsNoFirstSegment() {
         long beforeStart = now();
         RequestCounters counters = new RequestCounters();
         long afterStart = now();
@@ -52,7 +52,8 @@ class RequestCountersTest {
         RequestResult result = counters.result();
         long afterRead = now();
 
-        assertEquals(Duration.ZERO, result.timeToFirstSegment());
+        assertEquals(RequestResult.NO_FIRST_SEGMENT, result.timeToFirstSegment());
+        assertEquals(java.util.Optional.empty(), result.firstSegment());
         assertBetween(beforeRead - afterStart, afterRead - beforeStart, result.elapsed(), "elapsed");
         assertEquals(0, result.segmentsDelivered());
     }
@@ -125,5 +126,19 @@ class RequestCountersTest {
         RequestResult result = counters.result();
         assertEquals(Duration.ZERO, result.timeToFirstSegment());
         assertEquals(Duration.ZERO, result.elapsed(), "the time to the last delivery, not the 7 us so far");
+    }
+
+    @Test
+    void theFiguresSoFarRunToNowNotToTheLastDelivery() {
+        AtomicLong clock = new AtomicLong(500);
+        RequestCounters counters = new RequestCounters(clock::get);
+        clock.addAndGet(1_000);
+        counters.delivered();
+        clock.addAndGet(7_000);
+
+        RequestResult soFar = counters.resultSoFar();
+        assertEquals(Duration.ofNanos(1_000), soFar.timeToFirstSegment());
+        assertEquals(Duration.ofNanos(8_000), soFar.elapsed(), "to the end of the request, past the last delivery");
+        assertEquals(Duration.ofNanos(1_000), counters.result().elapsed());
     }
 }

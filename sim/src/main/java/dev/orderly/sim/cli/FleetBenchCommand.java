@@ -67,12 +67,10 @@ final class FleetBenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (instances < 1 || instances > 64 || threads < 1 || threads > 1024 || seconds < 1 || seconds > 600
-                || jobs < 1 || jobs > 10_000_000) {
-            throw new ParameterException(spec.commandLine(), "--instances must be 1..64, --threads 1..1024,"
-                    + " --seconds 1..600, --jobs 1..10000000; were " + instances + ", " + threads + ", " + seconds
-                    + ", " + jobs);
-        }
+        Tier2ProcessBudget.ofThisMachine().check(spec.commandLine(), "--instances", instances, 64);
+        check("--threads", threads, 1, 1024);
+        check("--seconds", seconds, 1, 600);
+        check("--jobs", jobs, 1, 10_000_000);
         Path dir = Files.createTempDirectory("orderly-bench-");
         out.printf(Locale.ROOT, "orderly fleet bench: %d tier2 processes on 127.0.0.1, %d cores, %s%n", instances,
                 Runtime.getRuntime().availableProcessors(), System.getProperty("java.vm.name") + " "
@@ -106,6 +104,14 @@ final class FleetBenchCommand implements Callable<Integer> {
             noOpJobs(client);
         }
         return 0;
+    }
+
+    /** One bad value is one line naming its option, its range and the value. */
+    private void check(String option, int value, int min, int max) {
+        if (value < min || value > max) {
+            throw new ParameterException(spec.commandLine(), option + " must be between " + min + " and " + max
+                    + ", was " + value);
+        }
     }
 
     private void refusals(GrpcTier2Client client, String mode) throws InterruptedException {

@@ -53,8 +53,9 @@ import picocli.CommandLine.Spec;
             "Runs the scenario against real tier2 processes on 127.0.0.1 over gRPC: --instances processes with"
                     + " --slots slots each, the tenants' requests ordered, then unordered; prints the table and"
                     + " writes the picture.",
-            "The work and fault options are passed to every tier2 process; --unreachable-rate is not (a real fleet"
-                    + " is unreachable only when it is)."},
+            "The work and fault options are passed to every tier2 process; --unreachable-rate is refused (a real"
+                    + " fleet is unreachable only when it is), and --instances is bounded by what this machine can"
+                    + " run (each instance is a JVM)."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:every request delivered every segment", "1:a request failed, a tier2 would not start,"
                 + " or the picture could not be written", "2:bad option or value"})
@@ -101,7 +102,13 @@ final class FleetCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException, InterruptedException {
+        if (spec.commandLine().getParseResult().hasMatchedOption("--unreachable-rate")) {
+            throw new ParameterException(spec.commandLine(), "--unreachable-rate is not an option of orderly fleet:"
+                    + " a real fleet is unreachable only when it is (--kill-one-at kills an instance)");
+        }
         Scenario scenario = scenarioOptions.toScenario(spec.commandLine(), env);
+        Tier2ProcessBudget.ofThisMachine().check(spec.commandLine(), "--instances", scenario.fleet().instances(),
+                Integer.MAX_VALUE);
         if (killOneAt != null && (killOneAt.isNegative() || scenario.fleet().instances() < 2)) {
             throw new ParameterException(spec.commandLine(), "--kill-one-at needs a duration >= 0 and --instances"
                     + " >= 2, was " + DurationConverter.format(killOneAt) + " with " + scenario.fleet().instances()
@@ -220,9 +227,9 @@ final class FleetCommand implements Callable<Integer> {
         Path picture = output.toAbsolutePath().normalize();
         try {
             FleetConfig f = scenario.fleet();
-            String heading = String.format(Locale.ROOT, "orderly fleet: %d tenants x %d segments x %d stages,"
+            String heading = String.format(Locale.ROOT, "orderly fleet: %d tenants x %d segments x %s,"
                             + " %d workers each, %d tier2 processes x %d slots, job %s, seed %d",
-                    scenario.tenants(), scenario.segments(), scenario.stages(), scenario.workers(), f.instances(),
+                    scenario.tenants(), scenario.segments(), RunSupport.stages(scenario.stages()), scenario.workers(), f.instances(),
                     f.slotsPerInstance(), DurationConverter.format(f.jobDuration()), f.seed());
             new TimelineSvg(heading, report.panels(), scenario.stages(), f.timeScale()).write(picture);
             out.println("picture: " + picture);
@@ -237,10 +244,10 @@ final class FleetCommand implements Callable<Integer> {
 
     private void printHeading(Scenario s) {
         FleetConfig f = s.fleet();
-        out.printf(Locale.ROOT, "orderly fleet: %d tenants x %d segments x %d stages, %d workers each, on %d tier2"
+        out.printf(Locale.ROOT, "orderly fleet: %d tenants x %d segments x %s, %d workers each, on %d tier2"
                         + " processes x %d slots (%d slots for %d workers), job %s median, time scale %s%n",
-                s.tenants(), s.segments(), s.stages(), s.workers(), f.instances(), f.slotsPerInstance(),
-                f.capacity(), s.tenants() * s.workers(), DurationConverter.format(f.jobDuration()),
+                s.tenants(), s.segments(), RunSupport.stages(s.stages()), s.workers(), f.instances(),
+                f.slotsPerInstance(), f.capacity(), s.tenants() * s.workers(), DurationConverter.format(f.jobDuration()),
                 f.timeScale().factor());
         out.flush();
     }

@@ -120,7 +120,7 @@ public final class OrderlyCommand implements Callable<Integer> {
         cl.setOut(out);
         cl.setErr(err);
         cl.setParameterExceptionHandler((ex, a) -> {
-            err.println("orderly: " + firstLine(ex.getMessage()) + " (see "
+            err.println("orderly: " + ParameterMessages.forPeople(ex) + " (see "
                     + ex.getCommandLine().getCommandSpec().qualifiedName() + " --help)");
             err.flush();
             return 2;
@@ -131,12 +131,16 @@ public final class OrderlyCommand implements Callable<Integer> {
             err.flush();
             return 1;
         });
+        // A variable that looks meant for the engine but is not one it reads would otherwise be silently ignored.
+        for (String warning : EngineConfig.environmentWarnings(env)) {
+            err.println("orderly: warning: environment: " + warning);
+        }
+        err.flush();
         return cl.execute(args);
     }
 
     private static String firstLine(String s) {
-        int nl = s.indexOf('\n');
-        return (nl < 0 ? s : s.substring(0, nl)).strip();
+        return ParameterMessages.firstLine(s);
     }
 
     /** The environment the command was started with: the engine's variables are read from it. */
@@ -257,10 +261,10 @@ public final class OrderlyCommand implements Callable<Integer> {
 
     private void printHeading(Scenario s) {
         FleetConfig f = s.fleet();
-        out.printf(Locale.ROOT, "orderly: %d tenants x %d segments x %d stages, %d workers each, on %d instances x %d"
+        out.printf(Locale.ROOT, "orderly: %d tenants x %d segments x %s, %d workers each, on %d instances x %d"
                         + " slots (%d slots for %d workers)%n",
-                s.tenants(), s.segments(), s.stages(), s.workers(), f.instances(), f.slotsPerInstance(),
-                f.capacity(), s.tenants() * s.workers());
+                s.tenants(), s.segments(), RunSupport.stages(s.stages()), s.workers(), f.instances(),
+                f.slotsPerInstance(), f.capacity(), s.tenants() * s.workers());
         out.printf(Locale.ROOT, "  job %s median (spread %s), client %s per segment, refused delay %s, failure delay"
                         + " %s%n",
                 DurationConverter.format(f.jobDuration()), f.jobSpread(), DurationConverter.format(s.clientTime()),
@@ -279,9 +283,9 @@ public final class OrderlyCommand implements Callable<Integer> {
     }
 
     private String pictureHeading(Scenario s) {
-        return String.format(Locale.ROOT, "orderly: %d tenants x %d segments x %d stages, %d workers each, %d x %d"
+        return String.format(Locale.ROOT, "orderly: %d tenants x %d segments x %s, %d workers each, %d x %d"
                         + " slots, job %s, seed %d",
-                s.tenants(), s.segments(), s.stages(), s.workers(), s.fleet().instances(),
+                s.tenants(), s.segments(), RunSupport.stages(s.stages()), s.workers(), s.fleet().instances(),
                 s.fleet().slotsPerInstance(), DurationConverter.format(s.fleet().jobDuration()), s.fleet().seed());
     }
 }

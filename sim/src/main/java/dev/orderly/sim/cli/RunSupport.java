@@ -33,6 +33,11 @@ final class RunSupport {
         }
     }
 
+    /** "1 stage", "2 stages": for the headings of every command. */
+    static String stages(int stages) {
+        return stages + (stages == 1 ? " stage" : " stages");
+    }
+
     /** Warns on {@code err} when the run's simulated clock fell behind: its figures then overstate every wait. */
     static void warnIfBehind(PrintWriter err, Scenario scenario, RunSpec run, RunResult result) {
         TimeScale scale = scenario.fleet().timeScale();

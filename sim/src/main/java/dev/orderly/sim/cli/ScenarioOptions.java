@@ -20,6 +20,11 @@ import picocli.CommandLine.ParameterException;
  * <p>The engine's settings start from its environment variables ({@link EngineConfig#fromEnvironment}), as an
  * embedded engine's would; an option overrides its variable. {@code ORDERLY_ORDERED_LAUNCH} is read (a bad value is
  * still an error) but each run sets {@code ordered} itself: that is what {@code --strategy} compares.
+ *
+ * <p>An engine option is named after its {@code EngineConfig} field ({@code --launch-window-percent} for
+ * {@code launchWindowPercent}), so that a setting has one name across the API, the command line and the docs; the
+ * shorter spellings of earlier releases ({@code --window-percent}, {@code --window-max}, {@code --max-timeouts},
+ * {@code --lookahead}) are still accepted.
  */
 final class ScenarioOptions {
 
@@ -83,12 +88,12 @@ final class ScenarioOptions {
                     + " $SUBSTREAMS_WORKER_FAILED_RETRY_DELAY, read as simulated time).")
     private Duration failureDelay;
 
-    @Option(names = "--window-percent", paramLabel = "P",
+    @Option(names = {"--launch-window-percent", "--window-percent"}, paramLabel = "P",
             description = "Engine: launch window as a percentage of the workers, 1..100 (default: 20, or"
                     + " $SUBSTREAMS_WORKER_LAUNCH_WINDOW_PERCENT).")
     private Integer windowPercent;
 
-    @Option(names = "--window-max", paramLabel = "N",
+    @Option(names = {"--launch-window-max", "--window-max"}, paramLabel = "N",
             description = "Engine: largest launch window, >= 2 (default: 15, or $SUBSTREAMS_WORKER_LAUNCH_WINDOW_MAX).")
     private Integer windowMax;
 
@@ -97,12 +102,12 @@ final class ScenarioOptions {
                     + " $SUBSTREAMS_WORKER_MAX_RETRIES).")
     private Integer maxFailures;
 
-    @Option(names = "--max-timeouts", paramLabel = "N",
+    @Option(names = {"--max-execution-timeouts", "--max-timeouts"}, paramLabel = "N",
             description = "Engine: execution timeouts of one unit before its request fails (default: 2, or"
                     + " $SUBSTREAMS_WORKER_MAX_TIMEOUT_RETRIES).")
     private Integer maxTimeouts;
 
-    @Option(names = "--lookahead", paramLabel = "X",
+    @Option(names = {"--lookahead-factor", "--lookahead"}, paramLabel = "X",
             description = "Engine: segments scheduled ahead of the client, as a multiple of the workers (default:"
                     + " 2.0, or $ORDERLY_LOOKAHEAD_FACTOR).")
     private Double lookahead;
@@ -199,13 +204,13 @@ final class ScenarioOptions {
             b.failureDelay(failureDelay);
         }
         if (windowPercent != null) {
-            check(cl, "--window-percent", windowPercent >= 1 && windowPercent <= 100, windowPercent,
+            check(cl, "--launch-window-percent", windowPercent >= 1 && windowPercent <= 100, windowPercent,
                     "between 1 and 100");
             b.launchWindowPercent(windowPercent);
         }
         int min = fromEnv.launchWindowMin();
         if (windowMax != null) {
-            check(cl, "--window-max", windowMax >= min, windowMax, ">= " + min + " (the smallest window)");
+            check(cl, "--launch-window-max", windowMax >= min, windowMax, ">= " + min + " (the smallest window)");
             b.launchWindowMax(windowMax);
         }
         if (maxFailures != null) {
@@ -213,11 +218,11 @@ final class ScenarioOptions {
             b.maxFailures(maxFailures);
         }
         if (maxTimeouts != null) {
-            check(cl, "--max-timeouts", maxTimeouts >= 1, maxTimeouts, ">= 1");
+            check(cl, "--max-execution-timeouts", maxTimeouts >= 1, maxTimeouts, ">= 1");
             b.maxExecutionTimeouts(maxTimeouts);
         }
         if (lookahead != null) {
-            check(cl, "--lookahead", lookahead > 0 && lookahead <= 1000, lookahead, "> 0 and <= 1000");
+            check(cl, "--lookahead-factor", lookahead > 0 && lookahead <= 1000, lookahead, "> 0 and <= 1000");
             b.lookaheadFactor(lookahead);
         }
         try {

@@ -67,8 +67,11 @@ enum StrategyChoice {
                     return choice;
                 }
             }
+            String suggestion = ParameterMessages.closest(wanted,
+                    Arrays.stream(values()).map(StrategyChoice::label).toList())
+                    .map(label -> "did you mean " + label + "? ").orElse("");
             throw new CommandLine.TypeConversionException(
-                    "'" + value + "' is not a strategy; use one of " + labels());
+                    "'" + value + "' is not a strategy; " + suggestion + "use one of " + labels());
         }
     }
 }

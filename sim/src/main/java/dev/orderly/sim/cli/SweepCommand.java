@@ -123,9 +123,9 @@ final class SweepCommand implements Callable<Integer> {
         checkOptions();
         Path chart = OutputPath.check(spec.commandLine(), "--output", output);
         long started = System.nanoTime();
-        out.printf(Locale.ROOT, "orderly sweep: %d tenants x %d segments x %d stages, %d workers each, %d slots per"
+        out.printf(Locale.ROOT, "orderly sweep: %d tenants x %d segments x %s, %d workers each, %d slots per"
                         + " instance, refused delay %s, client %s, no faults, seed %d, time scale %s%n",
-                tenants, segments, stages, workers, slots, DurationConverter.format(refusedDelay),
+                tenants, segments, RunSupport.stages(stages), workers, slots, DurationConverter.format(refusedDelay),
                 DurationConverter.format(clientTime), seed, timeScale);
         out.flush();
         RunSupport.warmUp();
@@ -160,8 +160,8 @@ final class SweepCommand implements Callable<Integer> {
         out.print(table(points));
         int code = allCompleted ? 0 : 1;
         try {
-            new SweepChart(String.format(Locale.ROOT, "orderly sweep: %d tenants x %d segments x %d stages, %d"
-                            + " workers each, refused delay %s, seed %d", tenants, segments, stages, workers,
+            new SweepChart(String.format(Locale.ROOT, "orderly sweep: %d tenants x %d segments x %s, %d"
+                            + " workers each, refused delay %s, seed %d", tenants, segments, RunSupport.stages(stages), workers,
                     DurationConverter.format(refusedDelay), seed), points).write(chart);
             out.println("chart: " + chart);
         } catch (IOException e) {
@@ -221,23 +221,37 @@ final class SweepCommand implements Callable<Integer> {
         return (double) tenants * workers / s.fleet().capacity();
     }
 
-    private static String table(List<SweepPoint> points) {
+    /**
+     * The sweep's table: one row per point, headed in words over two lines (the group, then the column). Ratios are
+     * of ordered launch to the baseline (under 1: ordered launch wins) and to the oracle (1 is the limit).
+     */
+    static String table(List<SweepPoint> points) {
+        String row = "%-9s %-15s %9s %9s %9s   %13s %13s %9s   %13s %13s %9s%n";
         StringBuilder t = new StringBuilder();
-        t.append(String.format(Locale.ROOT, "%-6s %-8s %-27s %-21s %-21s %-21s%n", "fleet", "job/rd",
-                "mean delivery ord/unord/orc", "mean deliv. o/u  o/x", "first seg. o/u  o/x", "total o/u  o/x"));
+        t.append(String.format(Locale.ROOT, "%-9s %-15s %-29s   %-37s   %s%n", "fleet", "job duration",
+                "mean delivery (simulated s)", "ordered / unordered (under 1: a win)", "ordered / oracle (1: the limit)"));
+        t.append(String.format(Locale.ROOT, row, "fullness", "/ refused delay", "ordered", "unordered", "oracle",
+                "mean delivery", "first segment", "total", "mean delivery", "first segment", "total"));
         for (SweepPoint p : points) {
-            t.append(String.format(Locale.ROOT, "%-6s %-8s %-27s %-21s %-21s %-21s%n",
-                    number(p.fullness()) + "x", number(p.jobPerRefusedDelay()),
-                    String.format(Locale.ROOT, "%.2fs/%.2fs/%.2fs", p.ordered().meanDelivery(),
-                            p.unordered().meanDelivery(), p.oracle().meanDelivery()),
-                    pair(p, SweepPoint.Measure.MEAN_DELIVERY), pair(p, SweepPoint.Measure.FIRST_SEGMENT),
-                    pair(p, SweepPoint.Measure.TOTAL)));
+            t.append(String.format(Locale.ROOT, row, number(p.fullness()) + "x", number(p.jobPerRefusedDelay()) + "x",
+                    seconds(p.ordered().meanDelivery()), seconds(p.unordered().meanDelivery()),
+                    seconds(p.oracle().meanDelivery()),
+                    ratio(p.orderedOverUnordered(SweepPoint.Measure.MEAN_DELIVERY)),
+                    ratio(p.orderedOverUnordered(SweepPoint.Measure.FIRST_SEGMENT)),
+                    ratio(p.orderedOverUnordered(SweepPoint.Measure.TOTAL)),
+                    ratio(p.orderedOverOracle(SweepPoint.Measure.MEAN_DELIVERY)),
+                    ratio(p.orderedOverOracle(SweepPoint.Measure.FIRST_SEGMENT)),
+                    ratio(p.orderedOverOracle(SweepPoint.Measure.TOTAL))));
         }
         return t.toString();
     }
 
-    private static String pair(SweepPoint p, SweepPoint.Measure m) {
-        return String.format(Locale.ROOT, "%.2fx %.2fx", p.orderedOverUnordered(m), p.orderedOverOracle(m));
+    private static String seconds(double s) {
+        return String.format(Locale.ROOT, "%.2fs", s);
+    }
+
+    private static String ratio(double r) {
+        return String.format(Locale.ROOT, "%.2fx", r);
     }
 
     private static String number(double v) {

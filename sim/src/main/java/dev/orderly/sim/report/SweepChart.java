@@ -26,7 +26,7 @@ public final class SweepChart {
     private static final int PANEL_W = LEFT + PLOT_W + RIGHT;
     private static final int PANEL_H = TOP + PLOT_H + BOTTOM;
     private static final int HEADER = 44;
-    private static final int LEGEND = 64;
+    private static final int LEGEND = 84;
 
     private final String heading;
     private final List<SweepPoint> points;
@@ -85,8 +85,10 @@ public final class SweepChart {
 
     private void panel(StringBuilder svg, SweepPoint.Measure measure, int x0, int y0, TreeSet<Double> xs,
                        TreeSet<Double> fullness, double xMin, double xSpan, double yMax) {
-        svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" font-size=\"13\">%s</text>%n", x0, y0 - 14,
-                TimelineSvg.escape(measure.label() + ": ordered/unordered (solid), ordered/oracle (dashed)")));
+        // The title is the measure alone: the line styles are explained once, in the legend, so that a title fits
+        // over its own panel instead of running into the next one.
+        svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" font-size=\"13\" font-weight=\"bold\">%s</text>%n",
+                x0, y0 - 14, TimelineSvg.escape(measure.label())));
         svg.append(String.format(Locale.ROOT, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\""
                 + " stroke=\"#999\"/>%n", x0, y0, PLOT_W, PLOT_H));
         for (double y = 0; y <= yMax + 1e-9; y += yMax > 3 ? 1 : 0.2) {
@@ -141,9 +143,14 @@ public final class SweepChart {
                     x, y, x + 24, y, colour, x + 30, y + 4, number(f)));
             x += 150;
         }
-        svg.append(String.format(Locale.ROOT, "<text x=\"12\" y=\"%d\">Under 1 on a solid line: ordered launch"
-                + " beats the baseline. A dashed line at 1: ordered launch is at the limit (the oracle).</text>%n",
-                y + 26));
+        int ly = y + 26;
+        svg.append(String.format(Locale.ROOT, "<line x1=\"12\" y1=\"%d\" x2=\"36\" y2=\"%d\" stroke=\"#555\""
+                + " stroke-width=\"2\"/><text x=\"42\" y=\"%d\">solid: ordered launch / the unordered baseline"
+                + " (under 1: ordered launch wins)</text>%n", ly, ly, ly + 4));
+        ly += 20; // a line of its own: two explanations side by side ran into each other
+        svg.append(String.format(Locale.ROOT, "<line x1=\"12\" y1=\"%d\" x2=\"36\" y2=\"%d\" stroke=\"#555\""
+                + " stroke-width=\"2\" stroke-dasharray=\"6 4\"/><text x=\"42\" y=\"%d\">dashed: ordered launch /"
+                + " the oracle, a perfect central dispatcher (1: at the limit)</text>%n", ly, ly, ly + 4));
     }
 
     private static int xPixel(double x, int x0, double xMin, double xSpan) {

@@ -12,7 +12,8 @@ import java.util.Locale;
  * The picture: one panel per strategy, all on the same time axis. In a panel, x is simulated time and y is the
  * segment (segment 0 at the top); each job of the segment is drawn as its queued (waiting silently in the launch
  * queue), dialing (dialing and being refused) and running spans, one thin lane per stage, and a dot marks the moment
- * the client received the segment. The gap between a segment's last running span and its dot is its delivery lag.
+ * the client received the segment. A running span ends dark grey where the engine stopped the job: a higher stage
+ * covered its unit, or the request ended. The legend names every colour and, with more than one stage, the lanes. The gap between a segment's last running span and its dot is its delivery lag.
  */
 public final class TimelineSvg {
 
@@ -39,7 +40,11 @@ public final class TimelineSvg {
     private static final int BOTTOM = 48;
     private static final int PANEL_W = LEFT + PLOT_W + RIGHT;
     private static final int PANEL_H = TOP + PLOT_H + BOTTOM;
-    private static final int HEADER = 64;
+    /** Height of the heading line; the legend's lines follow it. */
+    private static final int HEADING = 30;
+    private static final int LEGEND_LINE = 18;
+    /** A rough width of one character of the 12-pixel sans-serif text, to wrap the legend. */
+    private static final int CHAR_W = 6;
 
     private final String heading;
     private final List<Panel> panels;
@@ -80,7 +85,10 @@ public final class TimelineSvg {
         int rows = (panels.size() + COLUMNS - 1) / COLUMNS;
         int cols = Math.min(COLUMNS, panels.size());
         int width = cols * PANEL_W;
-        int height = HEADER + rows * PANEL_H;
+        List<LegendItem> legend = legendItems();
+        int legendLines = legendLines(legend, width);
+        int header = HEADING + legendLines * LEGEND_LINE + 8;
+        int height = header + rows * PANEL_H;
         StringBuilder svg = new StringBuilder(64 * 1024);
         svg.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
         svg.append(String.format(Locale.ROOT,
@@ -89,28 +97,78 @@ public final class TimelineSvg {
         svg.append(String.format(Locale.ROOT, "<rect width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>%n", width, height));
         svg.append(String.format(Locale.ROOT, "<text x=\"12\" y=\"22\" font-size=\"15\" font-weight=\"bold\">%s</text>%n",
                 escape(heading)));
-        legend(svg, 12, 46);
+        legend(svg, legend, width, HEADING + 16);
         for (int i = 0; i < panels.size(); i++) {
             int x0 = (i % COLUMNS) * PANEL_W;
-            int y0 = HEADER + (i / COLUMNS) * PANEL_H;
+            int y0 = header + (i / COLUMNS) * PANEL_H;
             panel(svg, panels.get(i), x0, y0, maxSeconds);
         }
         svg.append("</svg>\n");
         return svg.toString();
     }
 
-    private void legend(StringBuilder svg, int x, int y) {
-        String[][] items = {{QUEUED, "queued (silent, in the launch queue)"}, {DIALING, "dialing (refused, redialing)"},
-                {RUNNING, "running"}, {FAILED, "running, then failed"}};
-        int cx = x;
-        for (String[] item : items) {
-            svg.append(String.format(Locale.ROOT,
-                    "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"10\" fill=\"%s\"/>"
-                            + "<text x=\"%d\" y=\"%d\">%s</text>%n", cx, y - 9, item[0], cx + 18, y, escape(item[1])));
-            cx += 26 + 6 * item[1].length();
+    /** One entry of the legend: a swatch ({@code BAR}, {@code DOT} or {@code LANES}) in a colour, and its words. */
+    private record LegendItem(String swatch, String colour, String text) {
+        int width() {
+            return 26 + CHAR_W * text.length();
         }
-        svg.append(String.format(Locale.ROOT, "<circle cx=\"%d\" cy=\"%d\" r=\"3\" fill=\"%s\"/>"
-                + "<text x=\"%d\" y=\"%d\">segment delivered to the client</text>%n", cx + 5, y - 4, DELIVERED, cx + 14, y));
+    }
+
+    /** Every colour the panels use, the delivery dot, and (with more than one stage) how a segment's row is split. */
+    private List<LegendItem> legendItems() {
+        List<LegendItem> items = new java.util.ArrayList<>(List.of(
+                new LegendItem("BAR", QUEUED, "queued (silent, in the launch queue)"),
+                new LegendItem("BAR", DIALING, "dialing (refused, redialing)"),
+                new LegendItem("BAR", RUNNING, "running"),
+                new LegendItem("BAR", FAILED, "running, then failed"),
+                new LegendItem("BAR", CANCELLED, "running, then stopped: a higher stage covered it, or the request"
+                        + " ended"),
+                new LegendItem("DOT", DELIVERED, "segment delivered to the client")));
+        if (stages > 1) {
+            items.add(new LegendItem("LANES", RUNNING, "one row per segment, one thin lane per stage in it (stage "
+                    + (stages - 1) + " on top, stage 0 at the bottom)"));
+        }
+        return items;
+    }
+
+    private static int legendLines(List<LegendItem> items, int width) {
+        int lines = 1;
+        int cx = 12;
+        for (LegendItem item : items) {
+            if (cx > 12 && cx + item.width() > width - 12) {
+                lines++;
+                cx = 12;
+            }
+            cx += item.width() + 12;
+        }
+        return lines;
+    }
+
+    private void legend(StringBuilder svg, List<LegendItem> items, int width, int firstY) {
+        int cx = 12;
+        int y = firstY;
+        for (LegendItem item : items) {
+            if (cx > 12 && cx + item.width() > width - 12) {
+                y += LEGEND_LINE;
+                cx = 12;
+            }
+            switch (item.swatch()) {
+                case "DOT" -> svg.append(String.format(Locale.ROOT, "<circle cx=\"%d\" cy=\"%d\" r=\"3\" fill=\"%s\"/>",
+                        cx + 7, y - 4, item.colour()));
+                case "LANES" -> {
+                    for (int lane = 0; lane < 3; lane++) {
+                        svg.append(String.format(Locale.ROOT,
+                                "<rect x=\"%d\" y=\"%.1f\" width=\"14\" height=\"2.5\" fill=\"%s\"/>", cx, y - 10 + lane * 3.5,
+                                item.colour()));
+                    }
+                }
+                default -> svg.append(String.format(Locale.ROOT,
+                        "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"10\" fill=\"%s\"/>", cx, y - 9, item.colour()));
+            }
+            svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\">%s</text>%n", cx + 18, y,
+                    escape(item.text())));
+            cx += item.width() + 12;
+        }
     }
 
     private void panel(StringBuilder svg, Panel p, int x0, int y0, double maxSeconds) {

@@ -25,9 +25,9 @@ public record JobTrace(JobKey key, long queuedAt, long firstDialAt, long admitte
         /** It got in and failed (execution timeout, retryable or fatal); a retry is a new job. */
         FAILED,
         /**
-         * Its unit stopped being needed before the job got in (a higher stage of its segment was done, or the
-         * segment was delivered): the engine stops such a job at its next turn without telling the listener, so the
-         * trace ends when the unit stopped being needed, or when a completed request ended.
+         * Its unit stopped being needed (a higher stage of its segment was done, or the segment was delivered): the
+         * trace ends when that happened for a job still waiting to get in, when the engine reported the job abandoned
+         * ({@code onAbandoned}) for a running one, or when a completed request ended.
          */
         ABANDONED,
         /** It was still alive when its request failed or was cancelled. */

@@ -19,8 +19,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * <h2>Invariants (all guarded by {@code lock})</h2>
  * <ul>
  *   <li>{@code open} holds the trace being built for each unit whose job is alive; it moves to {@code finished} when
- *       the job is done or fails, so a retry after a failure starts a new trace, or when its unit stops being needed
- *       while the job still waits to get in (the engine then stops the job without an event; see
+ *       the job is done or fails, so a retry after a failure starts a new trace, or when its unit stops being needed:
+ *       at once if the job still waits to get in, else when the engine reports it abandoned (see
  *       {@link JobTrace.Ending#ABANDONED}).
  *   <li>{@code queued + dialing + running == open.size()}; each open job is in exactly one of those states.
  *   <li>{@code readyAt[s]} is the last time segment {@code s}'s last-stage job succeeded; {@code deliveredAt[s]} the
@@ -247,6 +247,22 @@ public final class TenantRecorder implements RequestListener {
             for (JobKey key : List.copyOf(open.keySet())) {
                 close(key, at, completed ? JobTrace.Ending.ABANDONED : JobTrace.Ending.CANCELLED);
             }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * The engine stopped the job of {@code key} because its unit is no longer needed (a higher stage of its segment is
+     * done, or the segment was delivered), wherever the job was, running included: its trace ends now. Without this a
+     * covered running job stayed open, and was drawn running, until the request ended.
+     */
+    @Override
+    public void onAbandoned(JobKey key) {
+        long at = now();
+        lock.lock();
+        try {
+            close(key, at, JobTrace.Ending.ABANDONED);
         } finally {
             lock.unlock();
         }

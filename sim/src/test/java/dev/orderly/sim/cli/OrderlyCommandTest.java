@@ -69,11 +69,11 @@ class OrderlyCommandTest {
         "--no-such-option|--no-such-option",
         "--client-time=-1s|--client-time",
         "--failure-delay=-1s|--failure-delay",
-        "--window-percent=0|--window-percent",
-        "--window-max=0|--window-max",
+        "--window-percent=0|--launch-window-percent",
+        "--window-max=0|--launch-window-max",
         "--max-failures=0|--max-failures",
-        "--max-timeouts=0|--max-timeouts",
-        "--lookahead=0|--lookahead",
+        "--max-timeouts=0|--max-execution-timeouts",
+        "--lookahead=0|--lookahead-factor",
         "--output=|--output",
     })
     void aBadOptionGetsOneLineNamingItAndExitCode2(String arg, String option) {

@@ -38,7 +38,7 @@ class SweepCommandTest {
                 "--workers=4", "--time-scale=50", "-o", chart.toString());
         assertEquals(0, o.code(), o.out() + o.err());
         assertEquals(4, o.out().lines().filter(l -> l.startsWith("  fleet ")).count(), o.out());
-        for (String point : new String[] {"1x     5 ", "1x     20 ", "2x     5 ", "2x     20 "}) {
+        for (String point : new String[] {"1x        5x  ", "1x        20x ", "2x        5x  ", "2x        20x "}) {
             assertTrue(o.out().lines().anyMatch(l -> l.startsWith(point)), point + " in\n" + o.out());
         }
         assertTrue(o.out().contains("chart: " + chart.toAbsolutePath().normalize()), o.out());
@@ -46,6 +46,38 @@ class SweepCommandTest {
         assertEquals("svg", svg.getDocumentElement().getTagName());
         // Per measure, per fullness: a solid and a dashed line.
         assertEquals(3 * 2 * 2, svg.getElementsByTagName("polyline").getLength());
+    }
+
+    @Test
+    void bugTheSweepTableSpokeInAbbreviationsAndCountedOneStages(@TempDir Path dir) {
+        Outcome o = run("sweep", "-q", "--job-ratios=5", "--fullness=2", "--segments=4", "--tenants=2",
+                "--workers=2", "--time-scale=50", "-o", dir.resolve("s.svg").toString());
+        assertEquals(0, o.code(), o.out() + o.err());
+        for (String cryptic : new String[] {"job/rd", "o/u", "o/x", "ord/unord/orc", "1 stages"}) {
+            assertTrue(!o.out().contains(cryptic), "'" + cryptic + "' in\n" + o.out());
+        }
+        for (String words : new String[] {"x 1 stage,", "fleet", "fullness", "job duration", "/ refused delay",
+            "mean delivery", "first segment", "ordered / unordered", "ordered / oracle"}) {
+            assertTrue(o.out().contains(words), "'" + words + "' in\n" + o.out());
+        }
+    }
+
+    @Test
+    void bugTheSweepChartsPanelTitlesRanIntoEachOther(@TempDir Path dir) throws Exception {
+        Path chart = dir.resolve("s.svg");
+        Outcome o = run("sweep", "-q", "--job-ratios=5", "--fullness=2", "--segments=4", "--tenants=2",
+                "--workers=2", "--time-scale=50", "-o", chart.toString());
+        assertEquals(0, o.code(), o.out() + o.err());
+        String svg = Files.readString(chart);
+        // A title was "mean delivery: ordered/unordered (solid), ordered/oracle (dashed)": 66 characters of 13-px
+        // text, about 430 px, on a panel 432 px wide that starts 56 px in. Now it is the measure alone, and the
+        // legend says once what the solid and the dashed lines are.
+        java.util.List<String> titles = java.util.regex.Pattern
+                .compile("<text[^>]*font-size=\"13\"[^>]*>([^<]*)</text>").matcher(svg).results()
+                .map(m -> m.group(1)).toList();
+        assertEquals(java.util.List.of("mean delivery", "first segment", "total"), titles, svg);
+        assertTrue(svg.contains("solid: ordered launch / the unordered baseline"), svg);
+        assertTrue(svg.contains("dashed: ordered launch / the oracle"), svg);
     }
 
     @ParameterizedTest(name = "{0} -> names {1}")

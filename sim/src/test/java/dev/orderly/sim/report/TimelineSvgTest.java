@@ -84,4 +84,19 @@ class TimelineSvgTest {
         assertEquals(TimelineSvg.MAX_SEGMENTS,
                 panel.getElementsByTagNameNS("http://www.w3.org/2000/svg", "circle").getLength());
     }
+
+    @Test
+    void bugTheLegendLackedTheStoppedBarsAndTheStageLanes() throws Exception {
+        Report report = new Report(List.of(
+                Records.run(RunSpec.all(Strategy.ORDERED, 1), 4, Records.tenant("tenant-1", Strategy.ORDERED,
+                        new long[] {1, 2, 3}, new long[] {1, 2, 3}, 1, 5, 2, 0))));
+        String text = parse(new TimelineSvg("h", report.panels(), 2, TimeScale.REAL_TIME).render())
+                .getDocumentElement().getTextContent();
+        assertTrue(text.contains("stopped: a higher stage covered it"), "the dark-grey bars: " + text);
+        assertTrue(text.contains("one thin lane per stage"), "the stage lanes: " + text);
+
+        String oneStage = parse(new TimelineSvg("h", report.panels(), 1, TimeScale.REAL_TIME).render())
+                .getDocumentElement().getTextContent();
+        assertTrue(!oneStage.contains("lane per stage"), "no lanes to explain with one stage: " + oneStage);
+    }
 }

@@ -1,6 +1,7 @@
 package dev.orderly.sim.run;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.orderly.api.Job;
 import dev.orderly.api.JobKey;
@@ -65,5 +66,32 @@ class TenantRecorderTest {
         r.requestEnded(false);
         assertEquals(JobTrace.Ending.CANCELLED, traces(r).get(new JobKey(1, 0)).ending());
         assertEquals(new TenantRecorder.Live(0, 0, 0, 0, 0), r.live());
+    }
+
+    /**
+     * The timeline drew a running job that a higher stage covered as a dark-grey bar to the end of the request: the
+     * recorder ignored {@code onAbandoned}, so the trace stayed open (and counted as running) until the request ended.
+     */
+    @Test
+    void aRunningJobCoveredByAHigherStageEndsWhereTheEngineAbandonedItNotAtTheEndOfTheRequest() {
+        long origin = System.nanoTime();
+        TenantRecorder r = new TenantRecorder("t", Strategy.ORDERED, 4, 2, origin);
+        r.onDial(job(2, 0, 1));
+        r.onAdmitted(job(2, 0, 1));
+        r.onDial(job(2, 1, 1));
+        r.onAdmitted(job(2, 1, 1));
+        r.onJobDone(job(2, 1, 1));
+        assertEquals(new TenantRecorder.Live(0, 0, 0, 1, 0), r.live(), "the covered job still runs until stopped");
+
+        r.onAbandoned(new JobKey(2, 0));
+        long afterAbandon = System.nanoTime() - origin;
+
+        assertEquals(new TenantRecorder.Live(0, 0, 0, 0, 0), r.live(), "an abandoned job no longer runs");
+        JobTrace covered = r.snapshot(Long.MAX_VALUE).jobs().stream()
+                .filter(t -> t.key().equals(new JobKey(2, 0))).findFirst().orElseThrow();
+        assertEquals(JobTrace.Ending.ABANDONED, covered.ending());
+        assertTrue(covered.endedAt() <= afterAbandon,
+                "the trace must end when the engine abandoned the job, ended at " + covered.endedAt()
+                        + " ns, abandoned by " + afterAbandon + " ns");
     }
 }

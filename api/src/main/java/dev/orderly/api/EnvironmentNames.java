@@ -1,0 +1,47 @@
+package dev.orderly.api;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The environment variables Orderly reads, and what to say about one that looks meant for it but is not one of them
+ * (a typo such as {@code SUBSTREAMS_WORKER_MAXRETRIES}). The implementation of
+ * {@link EngineConfig#environmentWarnings}. Stateless.
+ */
+final class EnvironmentNames {
+
+    /** Every variable {@link EngineEnvironment} reads. A new one must be added here too. */
+    static final List<String> KNOWN = List.of(EngineConfig.ENV_LAUNCH_WINDOW_PERCENT,
+            EngineConfig.ENV_LAUNCH_WINDOW_MAX, EngineConfig.ENV_REFUSED_DELAY, EngineConfig.ENV_FAILURE_DELAY,
+            EngineConfig.ENV_MAX_FAILURES, EngineConfig.ENV_MAX_EXECUTION_TIMEOUTS, EngineConfig.ENV_LOOKAHEAD_FACTOR,
+            EngineConfig.ENV_ORDERED_LAUNCH);
+
+    /** Orderly's own prefix: any variable under it that Orderly does not read is worth a warning. */
+    static final String OWN_PREFIX = "ORDERLY_";
+    /** The prefix Orderly shares with the system it grew out of: only a near miss of a known name is a typo. */
+    static final String SHARED_PREFIX = "SUBSTREAMS_";
+    /** A name this many edits or fewer from a known one is taken for a typo of it. */
+    static final int MAX_TYPO_EDITS = 3;
+
+    private EnvironmentNames() {
+    }
+
+    static List<String> warnings(Collection<String> names) {
+        List<String> warnings = new ArrayList<>();
+        for (String name : names.stream().sorted().toList()) {
+            if (KNOWN.contains(name) || !(name.startsWith(OWN_PREFIX) || name.startsWith(SHARED_PREFIX))) {
+                continue;
+            }
+            Optional<String> typoOf = ClosestName.among(name, KNOWN, MAX_TYPO_EDITS);
+            if (typoOf.isPresent()) {
+                warnings.add(name + " is not a variable Orderly reads; did you mean " + typoOf.get() + "?");
+            } else if (name.startsWith(OWN_PREFIX)) {
+                warnings.add(name + " is not a variable Orderly reads; the closest one it reads is "
+                        + ClosestName.among(name, KNOWN, Integer.MAX_VALUE).orElseThrow());
+            }
+        }
+        return warnings;
+    }
+}

@@ -1,0 +1,40 @@
+package dev.orderly.api;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class EnvironmentWarningsTest {
+
+    @Test
+    void bugAMistypedVariableWasSilentlyIgnoredSoItNowNamesTheClosestKnownOne() {
+        assertEquals(List.of("SUBSTREAMS_WORKER_MAXRETRIES is not a variable Orderly reads; did you mean"
+                + " SUBSTREAMS_WORKER_MAX_RETRIES?"),
+                EngineConfig.environmentWarnings(Map.of("SUBSTREAMS_WORKER_MAXRETRIES", "3")));
+        assertEquals(List.of("ORDERLY_LOOKAHEAD is not a variable Orderly reads; the closest one it reads is"
+                + " ORDERLY_LOOKAHEAD_FACTOR"),
+                EngineConfig.environmentWarnings(Map.of("ORDERLY_LOOKAHEAD", "3")));
+        assertEquals(List.of("ORDERLY_ORDERED_LAUNCHH is not a variable Orderly reads; did you mean"
+                        + " ORDERLY_ORDERED_LAUNCH?"),
+                EngineConfig.environmentWarnings(Map.of("ORDERLY_ORDERED_LAUNCHH", "true")));
+    }
+
+    @Test
+    void knownVariablesOtherProgramsVariablesAndFarOffSharedPrefixesSayNothing() {
+        assertEquals(List.of(), EngineConfig.environmentWarnings(Map.of(
+                EngineConfig.ENV_MAX_FAILURES, "3", EngineConfig.ENV_ORDERED_LAUNCH, "true",
+                "PATH", "/bin", "SUBSTREAMS_API_TOKEN", "secret", "HOME", "/root")));
+    }
+
+    @Test
+    void oneSentencePerUnknownVariableInTheOrderOfTheirNames() {
+        assertEquals(List.of(
+                "ORDERLY_SCOPE is not a variable Orderly reads; the closest one it reads is ORDERLY_ORDERED_LAUNCH",
+                "SUBSTREAMS_WORKER_LAUNCH_WINDOW_PERCNT is not a variable Orderly reads; did you mean"
+                        + " SUBSTREAMS_WORKER_LAUNCH_WINDOW_PERCENT?"),
+                EngineConfig.environmentWarnings(Map.of("SUBSTREAMS_WORKER_LAUNCH_WINDOW_PERCNT", "20",
+                        "ORDERLY_SCOPE", "threads")));
+    }
+}

@@ -1,0 +1,81 @@
+package dev.orderly.engine.internal;
+
+import dev.orderly.api.Tier2Exception;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Notices a request that only ever hears "no": nothing but REFUSED or UNREACHABLE for {@code stallWarning}, from the
+ * request's start or since its last dial that got in. It then logs one WARN, once per request, naming the last
+ * status and how many dials the request has made (a wrong target otherwise hangs {@code run} in silence). It also
+ * keeps the last {@link Tier2Exception} of the request, the cause of a deadline failure.
+ *
+ * <p>Checked when a refusal comes in, so it needs no timer: a request that hears "no" hears it every
+ * {@code refusedDelay}. Thread-safe: each field is an atomic of its own; only the thread that flips {@code warned}
+ * logs.
+ */
+final class StallWatch {
+
+    private static final Logger LOG = LoggerFactory.getLogger(StallWatch.class);
+
+    private final String requestId;
+    private final long warnAfterNanos;
+    private final LongSupplier nanoTime;
+    private final AtomicLong noSinceNanos;
+    private final AtomicBoolean warned = new AtomicBoolean();
+    private final AtomicReference<Tier2Exception> last = new AtomicReference<>();
+
+    StallWatch(String requestId, Duration stallWarning) {
+        this(requestId, stallWarning, System::nanoTime);
+    }
+
+    /** A watch on the clock {@code nanoTime}, for tests that decide what time it is. */
+    StallWatch(String requestId, Duration stallWarning, LongSupplier nanoTime) {
+        this.requestId = requestId;
+        this.warnAfterNanos = saturatedNanos(stallWarning);
+        this.nanoTime = nanoTime;
+        this.noSinceNanos = new AtomicLong(nanoTime.getAsLong());
+    }
+
+    /** A dial got in: the run of "no" is over (a later one is warned of only if none was before). */
+    void admitted() {
+        noSinceNanos.set(nanoTime.getAsLong());
+    }
+
+    /**
+     * The job heard {@code e}; {@code dials} is the request's dial count so far. A refusal past {@code stallWarning}
+     * of nothing but refusals logs the WARN, once.
+     */
+    void heard(Tier2Exception e, long dials) {
+        last.set(e);
+        if (!e.neverRan()) {
+            // The job got in (and then failed): not a "no".
+            admitted();
+            return;
+        }
+        long silentNanos = nanoTime.getAsLong() - noSinceNanos.get();
+        if (silentNanos >= warnAfterNanos && warned.compareAndSet(false, true)) {
+            LOG.warn("request {} has heard nothing but REFUSED/UNREACHABLE for {} ms: {} dial(s), the last {}: {}"
+                    + " (is the tier2 address right, the fleet up?)", requestId,
+                    Duration.ofNanos(silentNanos).toMillis(), dials, e.kind(), e.getMessage());
+        }
+    }
+
+    /** The last {@link Tier2Exception} any job of the request heard, or null. */
+    Tier2Exception last() {
+        return last.get();
+    }
+
+    private static long saturatedNanos(Duration d) {
+        try {
+            return d.toNanos();
+        } catch (ArithmeticException e) {
+            return Long.MAX_VALUE;
+        }
+    }
+}

@@ -1,0 +1,85 @@
+package dev.orderly.sim.cli;
+
+import dev.orderly.api.ClosestName;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.TypeConversionException;
+import picocli.CommandLine.UnmatchedArgumentException;
+
+/**
+ * Turns picocli's messages about bad input into the words a person uses: {@code --seed must be a whole number, was
+ * 'abc'} rather than {@code 'abc' is not a long}, and a mistyped option or command gets the closest known one
+ * ({@code did you mean --segments?}). Stateless.
+ */
+final class ParameterMessages {
+
+    /** A name further than this many edits from every known one is not a typo of any of them. */
+    static final int MAX_TYPO_EDITS = 3;
+
+    private ParameterMessages() {
+    }
+
+    /** One line for {@code ex}, without the "see --help" the caller adds. */
+    static String forPeople(ParameterException ex) {
+        if (ex instanceof UnmatchedArgumentException unmatched && !unmatched.getUnmatched().isEmpty()) {
+            return unmatched(ex.getCommandLine().getCommandSpec(), unmatched.getUnmatched());
+        }
+        if (ex.getArgSpec() instanceof OptionSpec option && ex.getValue() != null && ex.getCause() != null) {
+            Optional<String> kind = kindOf(option.type());
+            if (kind.isPresent()) {
+                return option.longestName() + " must be " + kind.get() + ", was '" + ex.getValue() + "'";
+            }
+            if (ex.getCause() instanceof TypeConversionException conversion && conversion.getMessage() != null) {
+                // The option's own converter said what is wrong; drop picocli's "Invalid value for option" before it.
+                String why = firstLine(conversion.getMessage());
+                return option.longestName() + (why.startsWith("must ") ? " " : ": ") + why;
+            }
+        }
+        return firstLine(ex.getMessage());
+    }
+
+    private static String unmatched(CommandSpec spec, List<String> args) {
+        String arg = args.get(0);
+        boolean option = arg.startsWith("-");
+        String name = option ? arg.split("=", 2)[0] : arg;
+        String what = option ? "unknown option '" + name + "'"
+                : spec.subcommands().isEmpty() ? "unexpected argument '" + arg + "'"
+                : "unknown command or argument '" + arg + "'";
+        List<String> known = new ArrayList<>();
+        if (option) {
+            spec.options().stream().filter(o -> !o.hidden()).forEach(o -> known.addAll(List.of(o.names())));
+        } else {
+            known.addAll(spec.subcommands().keySet());
+        }
+        return what + closest(name, known).map(c -> "; did you mean " + c + "?").orElse("");
+    }
+
+    /** The known name fewest edits away from {@code name}, if it is close enough to be a typo of it. */
+    static Optional<String> closest(String name, Collection<String> known) {
+        return ClosestName.among(name, known, MAX_TYPO_EDITS);
+    }
+
+    private static Optional<String> kindOf(Class<?> type) {
+        if (type == int.class || type == Integer.class || type == long.class || type == Long.class
+                || type == short.class || type == Short.class) {
+            return Optional.of("a whole number");
+        }
+        if (type == double.class || type == Double.class || type == float.class || type == Float.class) {
+            return Optional.of("a number");
+        }
+        if (type == boolean.class || type == Boolean.class) {
+            return Optional.of("true or false");
+        }
+        return Optional.empty();
+    }
+
+    static String firstLine(String s) {
+        int nl = s.indexOf('\n');
+        return (nl < 0 ? s : s.substring(0, nl)).strip();
+    }
+}
