@@ -31,10 +31,31 @@ class EnvironmentWarningsTest {
     @Test
     void oneSentencePerUnknownVariableInTheOrderOfTheirNames() {
         assertEquals(List.of(
-                "ORDERLY_SCOPE is not a variable Orderly reads; the closest one it reads is ORDERLY_ORDERED_LAUNCH",
+                "ORDERLY_SCOPE is not a variable Orderly reads; the closest one it reads is ORDERLY_STALL_WARNING",
                 "SUBSTREAMS_WORKER_LAUNCH_WINDOW_PERCNT is not a variable Orderly reads; did you mean"
                         + " SUBSTREAMS_WORKER_LAUNCH_WINDOW_PERCENT?"),
                 EngineConfig.environmentWarnings(Map.of("SUBSTREAMS_WORKER_LAUNCH_WINDOW_PERCNT", "20",
                         "ORDERLY_SCOPE", "threads")));
+    }
+
+    @Test
+    void theStallWarningIsAVariableOrderlyReadsAndItsTyposAreNamed() {
+        assertEquals(List.of(), EngineConfig.environmentWarnings(Map.of(EngineConfig.ENV_STALL_WARNING, "45s")));
+        assertEquals(List.of("ORDERLY_STALL_WARNIGN is not a variable Orderly reads; did you mean"
+                + " ORDERLY_STALL_WARNING?"), EngineConfig.environmentWarnings(Map.of("ORDERLY_STALL_WARNIGN", "45s")));
+    }
+
+    @Test
+    void everyVariableTheConfigurationDeclaresIsKnownSoNoneIsTakenForATypo() throws Exception {
+        java.util.Set<String> declared = new java.util.TreeSet<>();
+        for (java.lang.reflect.Field f : EngineConfig.class.getFields()) {
+            if (f.getName().startsWith("ENV_") && f.getType() == String.class) {
+                declared.add((String) f.get(null));
+            }
+        }
+        assertEquals(declared, new java.util.TreeSet<>(EnvironmentNames.KNOWN));
+        java.util.Map<String, String> env = new java.util.HashMap<>();
+        declared.forEach(name -> env.put(name, "1"));
+        assertEquals(List.of(), EngineConfig.environmentWarnings(env));
     }
 }

@@ -45,6 +45,8 @@ public final class TimelineSvg {
     private static final int LEGEND_LINE = 18;
     /** A rough width of one character of the 12-pixel sans-serif text, to wrap the legend. */
     private static final int CHAR_W = 6;
+    /** The same for the 15-pixel bold heading. */
+    private static final double HEADING_CHAR_W = 8.5;
 
     private final String heading;
     private final List<Panel> panels;
@@ -84,7 +86,8 @@ public final class TimelineSvg {
         maxSeconds = Math.max(maxSeconds, 1e-3);
         int rows = (panels.size() + COLUMNS - 1) / COLUMNS;
         int cols = Math.min(COLUMNS, panels.size());
-        int width = cols * PANEL_W;
+        // At least as wide as the heading: one panel alone (648 px) is narrower than a scenario's heading line.
+        int width = Math.max(cols * PANEL_W, 24 + (int) Math.ceil(HEADING_CHAR_W * heading.length()));
         List<LegendItem> legend = legendItems();
         int legendLines = legendLines(legend, width);
         int header = HEADING + legendLines * LEGEND_LINE + 8;

@@ -99,4 +99,17 @@ class TimelineSvgTest {
                 .getDocumentElement().getTextContent();
         assertTrue(!oneStage.contains("lane per stage"), "no lanes to explain with one stage: " + oneStage);
     }
+
+    @Test
+    void bugAOnePanelPictureCutItsHeadingOff() throws Exception {
+        Report report = new Report(List.of(
+                Records.run(RunSpec.all(Strategy.ORDERED, 1), 4, Records.tenant("tenant-1", Strategy.ORDERED,
+                        new long[] {1, 2, 3}, new long[] {1, 2, 3}, 1, 5, 2, 0))));
+        String heading = "orderly: 2 tenants x 20 segments x 2 stages, 20 workers each, 4 x 4 slots, job 2s, seed 42";
+        Element svg = parse(new TimelineSvg(heading, report.panels(), 2, TimeScale.REAL_TIME).render())
+                .getDocumentElement();
+        // The heading is 15-px bold text: about 8.5 px a character, 770 px here, on a picture one panel (648 px) wide.
+        assertTrue(Integer.parseInt(svg.getAttribute("width")) >= heading.length() * 8.5,
+                "width " + svg.getAttribute("width") + " for a heading of " + heading.length() + " characters");
+    }
 }
