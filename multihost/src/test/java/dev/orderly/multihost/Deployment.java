@@ -2,6 +2,7 @@ package dev.orderly.multihost;
 
 import dev.orderly.api.OutputStore;
 import dev.orderly.grpc.GrpcTier2Client;
+import dev.orderly.grpc.Tier2Security;
 import dev.orderly.s3.S3Clients;
 import dev.orderly.s3.S3OutputStore;
 import java.net.URI;
@@ -15,13 +16,15 @@ import java.util.Map;
  * proxy; where outputs go; how the tier1 reaches the fleet (target and security). Everything that would change when
  * the fleet moves to TLS, tokens or another store changes here and nowhere else.
  *
- * <p>Today: plaintext gRPC; outputs in S3 on the store host (S3Proxy), request R's under
- * {@code s3://orderly-mh/runs/R/}, signed with a key pair every process reads from the AWS SDK's usual
- * environment variables. Immutable.
+ * <p>gRPC over mutual TLS with the test's own CA (the server certificate names {@link Network#TIER2_NAME}, which is
+ * what the tier1 dials, so host names are checked), and a bearer token on every call; outputs in S3 on the store host
+ * (S3Proxy), request R's under {@code s3://orderly-mh/runs/R/}, signed with a key pair every process reads from the
+ * AWS SDK's usual environment variables. Immutable.
  *
  * @param logs where every host's standard error goes
+ * @param tls the CA, certificates and token of the fleet
  */
-record Deployment(Path logs) {
+record Deployment(Path logs, TestCa tls) {
 
     /** The port every tier2 host serves on (each host has its own port space). */
     static final int TIER2_PORT = 7443;
@@ -57,7 +60,11 @@ record Deployment(Path logs) {
                 // The simulator's own faults are off: the run's one fault is the one the test makes.
                 "--timeout-rate=0", "--retryable-rate=0", "--missing-output-rate=0",
                 "--job-duration=2s", "--job-spread=0.3", "--time-scale=10",
-                "--drain-grace=2s"));
+                "--drain-grace=2s",
+                "--tls-cert=" + tls.serverCert(),
+                "--tls-key=" + tls.serverKey(),
+                "--client-ca=" + tls.caCert(),
+                "--token-file=" + tls.tokenFile()));
     }
 
     /** The command of the tier1 host running request {@code requestId}. */
@@ -70,7 +77,11 @@ record Deployment(Path logs) {
                 "--workers=" + WORKERS,
                 // Shorter than the 5 s default so that the suite stays short; a killed host's jobs redial after it.
                 "--failure-delay-ms=1000",
-                "--s3-endpoint=" + S3_ENDPOINT));
+                "--s3-endpoint=" + S3_ENDPOINT,
+                "--ca=" + tls.caCert(),
+                "--client-cert=" + tls.clientCert(),
+                "--client-key=" + tls.clientKey(),
+                "--token-file=" + tls.tokenFile()));
     }
 
     /** The command of the store host, keeping its objects under {@code dir}. */
@@ -95,7 +106,13 @@ record Deployment(Path logs) {
 
     /** The client the tier1 dials the fleet with, from its command line's options. */
     static GrpcTier2Client tier1Client(Map<String, String> options) {
-        return GrpcTier2Client.builder().target(options.get("target")).build();
+        String token = Tier2Security.readTokens(Path.of(options.get("token-file"))).getFirst();
+        return GrpcTier2Client.builder()
+                .target(options.get("target"))
+                .credentials(Tier2Security.clientCredentials(Path.of(options.get("ca")),
+                        Path.of(options.get("client-cert")), Path.of(options.get("client-key"))))
+                .bearerToken(() -> token)
+                .build();
     }
 
     /** The store the tier1 reads request {@code request}'s outputs from. */

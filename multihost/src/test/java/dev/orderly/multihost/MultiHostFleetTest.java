@@ -44,6 +44,7 @@ class MultiHostFleetTest {
     static Path dir;
 
     private static Network network;
+    private static TestCa tls;
     private static HostProcess s3;
     private static Thread cleanupOnExit;
 
@@ -66,9 +67,10 @@ class MultiHostFleetTest {
             }
         });
         Runtime.getRuntime().addShutdownHook(cleanupOnExit);
+        tls = TestCa.make(dir.resolve("tls"));
         network = Network.create();
         Path logs = Files.createDirectories(dir.resolve("logs"));
-        s3 = HostProcess.start("s3", Network.S3.namespace(), new Deployment(logs).s3Host(dir.resolve("s3")),
+        s3 = HostProcess.start("s3", Network.S3.namespace(), new Deployment(logs, tls).s3Host(dir.resolve("s3")),
                 Deployment.environment(), logs);
         s3.awaitLine(l -> l.startsWith(Fleet.READY), Fleet.START_TIMEOUT, "'" + Fleet.READY + "...'");
     }
@@ -90,7 +92,7 @@ class MultiHostFleetTest {
     void name(TestInfo info) throws IOException {
         requestId = "mh-" + info.getTestMethod().orElseThrow().getName();
         Path logs = Files.createDirectories(dir.resolve(requestId).resolve("logs"));
-        deployment = new Deployment(logs);
+        deployment = new Deployment(logs, tls);
     }
 
     @AfterEach
