@@ -10,7 +10,7 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * A tier2 whose jobs end the moment they are awaited: the last stage's job writes its segment's output (two bytes,
- * the segment's low bytes, which {@link CheckingConsumer} checks) to the request's {@link InMemoryOutputStore}. With a
+ * the segment's low bytes, which {@link dev.orderly.bench.scale.CheckingConsumer} checks) to the request's {@link InMemoryOutputStore}. With a
  * refusal rate above zero a dial is refused at random with that probability, before anything ran.
  *
  * <p>The engine and the hand-written executor dial the same class, so whatever it costs is in both figures. A refusal

@@ -5,6 +5,7 @@ import dev.orderly.api.Request;
 import dev.orderly.api.RequestListener;
 import dev.orderly.api.RequestPlan;
 import dev.orderly.api.RequestResult;
+import dev.orderly.bench.scale.CheckingConsumer;
 import dev.orderly.bench.scale.HeapWatch;
 import dev.orderly.engine.InMemoryOutputStore;
 import java.lang.management.ManagementFactory;

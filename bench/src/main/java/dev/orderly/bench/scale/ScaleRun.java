@@ -139,7 +139,7 @@ public final class ScaleRun {
                 InMemoryOutputStore outputs = new InMemoryOutputStore();
                 RequestPlan plan = new RequestPlan(0, segments, stages, workers);
                 Request request = Request.of(plan, fleet.clientFor(stages - 1, outputs), outputs,
-                        new CheckingClient(0, outputs, delivered -> { })).withId("r" + index);
+                        new CheckingConsumer(0, outputs)).withId("r" + index);
                 try {
                     go.await();
                     results[index] = engine.run(request);
@@ -203,13 +203,11 @@ public final class ScaleRun {
         long start = System.nanoTime();
         System.out.printf(Locale.ROOT, "  %,14d  %8.1fs  %16s%n", 0L, 0.0, HeapWatch.mib(HeapWatch.liveBytesAfterGc()));
         List<Long> live = new ArrayList<>();
-        CheckingClient client = new CheckingClient(0, outputs, delivered -> {
-            if (delivered % checkpoint == 0) {
-                long bytes = HeapWatch.liveBytesAfterGc();
-                live.add(bytes);
-                System.out.printf(Locale.ROOT, "  %,14d  %8.1fs  %16s%n", delivered, (System.nanoTime() - start) / 1e9,
-                        HeapWatch.mib(bytes));
-            }
+        CheckingConsumer client = new CheckingConsumer(0, outputs, checkpoint, delivered -> {
+            long bytes = HeapWatch.liveBytesAfterGc();
+            live.add(bytes);
+            System.out.printf(Locale.ROOT, "  %,14d  %8.1fs  %16s%n", delivered, (System.nanoTime() - start) / 1e9,
+                    HeapWatch.mib(bytes));
         });
         HeapWatch heap = HeapWatch.start(Duration.ofMillis(10));
         RequestResult result;

@@ -1,14 +1,15 @@
 package dev.orderly.bench.cost;
 
+import dev.orderly.api.JobKey;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.orderly.api.JobKey;
 import dev.orderly.api.RequestPlan;
 import dev.orderly.api.Tier2Call;
 import dev.orderly.api.Tier2Client;
 import dev.orderly.api.Tier2Exception;
+import dev.orderly.bench.scale.CheckingConsumer;
 import dev.orderly.engine.InMemoryOutputStore;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;

@@ -1,4 +1,4 @@
-package dev.orderly.bench.cost;
+package dev.orderly.bench.scale;
 
 import dev.orderly.api.SegmentConsumer;
 import dev.orderly.engine.InMemoryOutputStore;
@@ -8,12 +8,14 @@ import dev.orderly.engine.InMemoryOutputStore;
  * deletes it from the store (a streaming client is done with it; the store would otherwise grow with the request).
  * Every {@code checkpoint} segments it may run a hook (the 10M run measures the live heap there).
  *
+ * <p>The engine-cost benchmark and the scale runs both use it.
+ *
  * <p>Called from one thread at a time (both the engine and the hand-written executor promise that), so plain fields.
  */
-final class CheckingConsumer implements SegmentConsumer {
+public final class CheckingConsumer implements SegmentConsumer {
 
     /** Run every {@code checkpoint} segments, told how many were delivered. */
-    interface Checkpoint {
+    public interface Checkpoint {
         void reached(long delivered);
     }
 
@@ -23,11 +25,11 @@ final class CheckingConsumer implements SegmentConsumer {
     private final Checkpoint hook;
     private long expected;
 
-    CheckingConsumer(long start, InMemoryOutputStore outputs) {
+    public CheckingConsumer(long start, InMemoryOutputStore outputs) {
         this(start, outputs, Long.MAX_VALUE, delivered -> { });
     }
 
-    CheckingConsumer(long start, InMemoryOutputStore outputs, long checkpoint, Checkpoint hook) {
+    public CheckingConsumer(long start, InMemoryOutputStore outputs, long checkpoint, Checkpoint hook) {
         this.start = start;
         this.expected = start;
         this.outputs = outputs;
@@ -52,7 +54,7 @@ final class CheckingConsumer implements SegmentConsumer {
     }
 
     /** Segments delivered so far. */
-    long delivered() {
+    public long delivered() {
         return expected - start;
     }
 }
