@@ -1,10 +1,10 @@
 package dev.orderly.bench.cost;
 
-import dev.orderly.api.JobKey;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.orderly.api.JobKey;
 import dev.orderly.api.RequestPlan;
 import dev.orderly.api.Tier2Call;
 import dev.orderly.api.Tier2Client;
