@@ -8,6 +8,8 @@ import dev.orderly.api.OutputStore;
 import dev.orderly.api.Request;
 import dev.orderly.api.RequestFailedException;
 import dev.orderly.api.RequestPlan;
+import dev.orderly.testing.Script;
+import dev.orderly.testing.ScriptedTier2;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -29,8 +31,8 @@ class ACountInAMessageIsACountTest {
         AtomicInteger reads = new AtomicInteger();
         // There when resume looks segment 0 up, gone when it is read for delivery, and never written by a job.
         OutputStore store = segment -> reads.getAndIncrement() == 0
-                ? Optional.of(StubTier2.outputOf(segment)) : Optional.empty();
-        StubTier2 tier2 = new StubTier2(plan, written, job -> StubTier2.OK_WITHOUT_OUTPUT);
+                ? Optional.of(ScriptedTier2.outputOf(segment)) : Optional.empty();
+        ScriptedTier2 tier2 = new ScriptedTier2(plan, written::write, job -> Script.loseOutput());
 
         RequestFailedException e = assertThrows(RequestFailedException.class, () -> Orderly.engine(Fixtures.fast())
                 .run(Request.of(plan, tier2, store, new RecordingClient()).withResume(true)));
@@ -43,7 +45,7 @@ class ACountInAMessageIsACountTest {
     void withoutTheStoreEveryJobCounts() {
         RequestPlan plan = new RequestPlan(0, 1, 1, 1);
         InMemoryOutputStore written = new InMemoryOutputStore();
-        StubTier2 tier2 = new StubTier2(plan, written, job -> StubTier2.OK_WITHOUT_OUTPUT);
+        ScriptedTier2 tier2 = new ScriptedTier2(plan, written::write, job -> Script.loseOutput());
 
         RequestFailedException e = assertThrows(RequestFailedException.class, () -> Orderly.engine(Fixtures.fast())
                 .run(Request.of(plan, tier2, written, new RecordingClient())));

@@ -12,6 +12,7 @@ import dev.orderly.api.RequestListener;
 import dev.orderly.api.RequestPlan;
 import dev.orderly.api.Tier2Call;
 import dev.orderly.api.Tier2Client;
+import dev.orderly.testing.ScriptedTier2;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -48,7 +49,7 @@ class ACoveredJobReturningAfterCloseIsAbandonedTest {
             }
             return () -> {
                 if (job.key().stage() == plan.lastStage()) {
-                    store.write(job.key().segment(), StubTier2.outputOf(job.key().segment()));
+                    store.write(job.key().segment(), ScriptedTier2.outputOf(job.key().segment()));
                 }
             };
         };

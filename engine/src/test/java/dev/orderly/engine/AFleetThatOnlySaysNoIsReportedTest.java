@@ -11,6 +11,8 @@ import dev.orderly.api.RequestFailedException;
 import dev.orderly.api.RequestPlan;
 import dev.orderly.api.Tier2Exception;
 import dev.orderly.engine.testlog.LogCapture;
+import dev.orderly.testing.Script;
+import dev.orderly.testing.ScriptedTier2;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -37,7 +39,8 @@ class AFleetThatOnlySaysNoIsReportedTest {
     void oneWarnNamesTheLastStatusAndTheDialsAndTheDeadlinesCauseIsTheLastRefusal() {
         RequestPlan plan = new RequestPlan(0, 3, 1, 2);
         InMemoryOutputStore store = new InMemoryOutputStore();
-        StubTier2 tier2 = new StubTier2(plan, store, job -> StubTier2.unreachable());
+        ScriptedTier2 tier2 = new ScriptedTier2(plan, store::write,
+                job -> Script.throwOnDial(Tier2Exception.unreachable("no healthy upstream")));
         EngineConfig config = Fixtures.fast().toBuilder().stallWarning(Duration.ofMillis(100)).build();
         LogCapture.start();
 
@@ -59,7 +62,8 @@ class AFleetThatOnlySaysNoIsReportedTest {
     void aRequestThatGetsInSaysNothing() throws Exception {
         RequestPlan plan = new RequestPlan(0, 3, 1, 2);
         InMemoryOutputStore store = new InMemoryOutputStore();
-        StubTier2 tier2 = new StubTier2(plan, store, job -> job.attempt() < 3 ? StubTier2.refused() : StubTier2.OK);
+        ScriptedTier2 tier2 = new ScriptedTier2(plan, store::write,
+                job -> job.attempt() < 3 ? Script.refuse(1) : Script.succeed());
         // Far longer than the request takes: the warning can not come.
         EngineConfig config = Fixtures.fast().toBuilder().stallWarning(Duration.ofSeconds(20)).build();
         LogCapture.start();

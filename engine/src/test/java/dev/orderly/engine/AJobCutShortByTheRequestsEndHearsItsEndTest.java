@@ -11,6 +11,8 @@ import dev.orderly.api.Request;
 import dev.orderly.api.RequestFailedException;
 import dev.orderly.api.RequestPlan;
 import dev.orderly.api.Tier2Exception;
+import dev.orderly.testing.Script;
+import dev.orderly.testing.ScriptedTier2;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -39,14 +41,14 @@ class AJobCutShortByTheRequestsEndHearsItsEndTest {
         RequestPlan plan = new RequestPlan(0, 2, 1, 2);
         JobKey held = new JobKey(1, 0);
         InMemoryOutputStore store = new InMemoryOutputStore();
-        StubTier2[] tier2 = new StubTier2[1];
-        tier2[0] = new StubTier2(plan, store, job -> {
+        ScriptedTier2[] tier2 = new ScriptedTier2[1];
+        tier2[0] = new ScriptedTier2(plan, store::write, job -> {
             if (job.key().equals(held)) {
-                return StubTier2.AWAIT_BLOCKS;
+                return Script.block();
             }
             // segment 0 fails the request once segment 1 is held on its tier2
             await().atMost(Duration.ofSeconds(10)).until(() -> tier2[0].blocked() == 1);
-            return StubTier2.dialThrows(Tier2Exception.fatal("module panicked", null));
+            return Script.throwOnDial(Tier2Exception.fatal("module panicked", null));
         });
         JobEndLedger ledger = new JobEndLedger();
         Background run = new Background(Orderly.engine(config(ordered)),
@@ -64,7 +66,8 @@ class AJobCutShortByTheRequestsEndHearsItsEndTest {
             JobKey covered = new JobKey(1, 0);
             InMemoryOutputStore store = new InMemoryOutputStore();
             CountDownLatch coveredDialed = new CountDownLatch(1);
-            StubTier2 tier2 = new StubTier2(plan, store, job -> coveredFirst(job, covered, coveredDialed));
+            ScriptedTier2 tier2 = new ScriptedTier2(plan, store::write,
+                    job -> coveredFirst(job, covered, coveredDialed));
             JobEndLedger ledger = new JobEndLedger();
 
             Orderly.engine(config(ordered)).run(Request.of(plan, tier2, store, new RecordingClient())
@@ -75,13 +78,13 @@ class AJobCutShortByTheRequestsEndHearsItsEndTest {
     }
 
     /** {@code covered} blocks in await; every other job succeeds once {@code covered} has dialed. */
-    private static StubTier2.Step coveredFirst(Job job, JobKey covered, CountDownLatch coveredDialed)
+    private static Script coveredFirst(Job job, JobKey covered, CountDownLatch coveredDialed)
             throws InterruptedException {
         if (job.key().equals(covered)) {
             coveredDialed.countDown();
-            return StubTier2.AWAIT_BLOCKS;
+            return Script.block();
         }
         coveredDialed.await();
-        return StubTier2.OK;
+        return Script.succeed();
     }
 }

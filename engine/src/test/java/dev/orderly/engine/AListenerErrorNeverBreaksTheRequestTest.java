@@ -6,6 +6,8 @@ import dev.orderly.api.Request;
 import dev.orderly.api.RequestListener;
 import dev.orderly.api.RequestPlan;
 import dev.orderly.api.RequestResult;
+import dev.orderly.testing.Script;
+import dev.orderly.testing.ScriptedTier2;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -23,7 +25,7 @@ class AListenerErrorNeverBreaksTheRequestTest {
 
     private static RequestResult runWith(RequestListener listener, RecordingClient client) throws Exception {
         InMemoryOutputStore store = new InMemoryOutputStore();
-        StubTier2 tier2 = new StubTier2(PLAN, store, job -> StubTier2.OK);
+        ScriptedTier2 tier2 = new ScriptedTier2(PLAN, store::write, job -> Script.succeed());
         return Orderly.engine(Fixtures.fast()).run(Request.of(PLAN, tier2, store, client).withListener(listener));
     }
 

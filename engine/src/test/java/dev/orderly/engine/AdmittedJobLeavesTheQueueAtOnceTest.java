@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import dev.orderly.api.EngineConfig;
 import dev.orderly.api.Request;
 import dev.orderly.api.RequestPlan;
+import dev.orderly.testing.Script;
+import dev.orderly.testing.ScriptedTier2;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -29,8 +31,8 @@ class AdmittedJobLeavesTheQueueAtOnceTest {
     void jobsRunningOnATier2DoNotHoldTheWindowsDialSlots() {
         EngineConfig config = Fixtures.fast();
         InMemoryOutputStore store = new InMemoryOutputStore();
-        StubTier2 tier2 = new StubTier2(PLAN, store,
-                job -> job.attempt() == 1 ? StubTier2.refused() : StubTier2.AWAIT_BLOCKS);
+        ScriptedTier2 tier2 = new ScriptedTier2(PLAN, store::write,
+                job -> job.attempt() == 1 ? Script.refuse(1) : Script.block());
         ThreadCensus census = new ThreadCensus();
         Background run = new Background(census.engine(config), Request.of(PLAN, tier2, store, new RecordingClient()));
         try {

@@ -9,6 +9,7 @@ import dev.orderly.api.RequestResult;
 import dev.orderly.api.Tier2Call;
 import dev.orderly.api.Tier2Client;
 import dev.orderly.engine.testlog.LogCapture;
+import dev.orderly.testing.ScriptedTier2;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -34,7 +35,7 @@ class AnErrorFromCloseIsLoggedNotThrownTest {
         Tier2Client tier2 = job -> new Tier2Call() {
             @Override
             public void await() {
-                store.write(job.key().segment(), StubTier2.outputOf(job.key().segment()));
+                store.write(job.key().segment(), ScriptedTier2.outputOf(job.key().segment()));
             }
 
             @Override

@@ -11,6 +11,8 @@ import dev.orderly.api.RequestListener;
 import dev.orderly.api.RequestPlan;
 import dev.orderly.api.RequestResult;
 import dev.orderly.api.Tier2Exception;
+import dev.orderly.testing.Script;
+import dev.orderly.testing.ScriptedTier2;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -43,11 +45,11 @@ class AnExecutionTimeoutIsRetriedOnlyAfterTheFailureDelayTest {
                 .build();
         Tier2Exception timeout = Tier2Exception.executionTimeout("deadline exceeded");
         InMemoryOutputStore store = new InMemoryOutputStore();
-        StubTier2 tier2 = new StubTier2(PLAN, store, job -> {
+        ScriptedTier2 tier2 = new ScriptedTier2(PLAN, store::write, job -> {
             if (!job.key().equals(UNIT) || job.attempt() > 1) {
-                return StubTier2.OK;
+                return Script.succeed();
             }
-            return from.equals("dial") ? StubTier2.dialThrows(timeout) : StubTier2.awaitThrows(timeout);
+            return from.equals("dial") ? Script.throwOnDial(timeout) : Script.throwOnAwait(timeout);
         });
         AtomicLong firstDialAt = new AtomicLong();
         AtomicLong redialAt = new AtomicLong();
@@ -66,7 +68,7 @@ class AnExecutionTimeoutIsRetriedOnlyAfterTheFailureDelayTest {
         long waitedMillis = TimeUnit.NANOSECONDS.toMillis(redialAt.get() - firstDialAt.get());
         assertTrue(waitedMillis >= FAILURE_DELAY.toMillis(),
                 "redialed " + waitedMillis + " ms after the timed-out dial began");
-        assertEquals(2, tier2.dialsOf(UNIT));
+        assertEquals(2, tier2.log().dialsOf(UNIT));
         assertEquals(1, result.executionTimeouts());
         assertEquals(0, result.failures());
         assertEquals(4, result.segmentsDelivered());

@@ -10,6 +10,8 @@ import dev.orderly.api.OutputStore;
 import dev.orderly.api.Request;
 import dev.orderly.api.RequestFailedException;
 import dev.orderly.api.RequestPlan;
+import dev.orderly.testing.Script;
+import dev.orderly.testing.ScriptedTier2;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -34,7 +36,7 @@ class AnOutputStoreErrorNamesItsUnitTest {
             }
             return written.read(segment);
         };
-        StubTier2 tier2 = new StubTier2(PLAN, written, job -> StubTier2.OK);
+        ScriptedTier2 tier2 = new ScriptedTier2(PLAN, written::write, job -> Script.succeed());
 
         RequestFailedException e = assertThrows(RequestFailedException.class, () -> Orderly.engine(Fixtures.fast())
                 .run(Request.of(PLAN, tier2, store, new RecordingClient())));
@@ -48,7 +50,7 @@ class AnOutputStoreErrorNamesItsUnitTest {
     @Test
     void anAssertionErrorFromTheClientNamesTheSegmentsLastStage() {
         InMemoryOutputStore store = new InMemoryOutputStore();
-        StubTier2 tier2 = new StubTier2(PLAN, store, job -> StubTier2.OK);
+        ScriptedTier2 tier2 = new ScriptedTier2(PLAN, store::write, job -> Script.succeed());
 
         RequestFailedException e = assertThrows(RequestFailedException.class, () -> Orderly.engine(Fixtures.fast())
                 .run(Request.of(PLAN, tier2, store, (segment, output) -> {
@@ -66,7 +68,7 @@ class AnOutputStoreErrorNamesItsUnitTest {
     @Test
     void anExceptionFromTheClientNamesTheSegmentsLastStageToo() {
         InMemoryOutputStore store = new InMemoryOutputStore();
-        StubTier2 tier2 = new StubTier2(PLAN, store, job -> StubTier2.OK);
+        ScriptedTier2 tier2 = new ScriptedTier2(PLAN, store::write, job -> Script.succeed());
 
         RequestFailedException e = assertThrows(RequestFailedException.class, () -> Orderly.engine(Fixtures.fast())
                 .run(Request.of(PLAN, tier2, store, (segment, output) -> {
@@ -85,11 +87,11 @@ class AnOutputStoreErrorNamesItsUnitTest {
         RequestPlan plan = new RequestPlan(0, 6, 2, 2);
         InMemoryOutputStore store = new InMemoryOutputStore();
         StackOverflowError overflow = new StackOverflowError("deep module");
-        StubTier2 tier2 = new StubTier2(plan, store, job -> {
+        ScriptedTier2 tier2 = new ScriptedTier2(plan, store::write, job -> {
             if (job.key().equals(new JobKey(2, 1))) {
                 throw overflow;
             }
-            return job.key().segment() == 3 ? StubTier2.AWAIT_BLOCKS : StubTier2.OK;
+            return job.key().segment() == 3 ? Script.block() : Script.succeed();
         });
         ThreadCensus census = new ThreadCensus();
 

@@ -11,6 +11,8 @@ import dev.orderly.api.Request;
 import dev.orderly.api.RequestPlan;
 import dev.orderly.api.Tier2Client;
 import dev.orderly.api.Tier2Exception;
+import dev.orderly.testing.Script;
+import dev.orderly.testing.ScriptedTier2;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -60,7 +62,7 @@ class CoveredLowerStageIsNotRedialedTest {
         CountDownLatch release = new CountDownLatch(1);
         AtomicInteger coveredDials = new AtomicInteger();
         InMemoryOutputStore store = new InMemoryOutputStore();
-        StubTier2 scripted = new StubTier2(PLAN, store, job -> StubTier2.OK);
+        ScriptedTier2 scripted = new ScriptedTier2(PLAN, store::write, job -> Script.succeed());
         Tier2Client tier2 = job -> {
             if (job.key().equals(AFTER_COVERING)) {
                 coveringDone.countDown();

@@ -7,6 +7,8 @@ import dev.orderly.api.Job;
 import dev.orderly.api.Request;
 import dev.orderly.api.RequestPlan;
 import dev.orderly.api.RequestResult;
+import dev.orderly.testing.Script;
+import dev.orderly.testing.ScriptedTier2;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -26,20 +28,20 @@ class EveryDialCarriesTheSegmentItsClientWaitsForTest {
     void dialsAheadOfTheClientCarryItsSegmentAndNoDialIsRankedBelowZero() throws Exception {
         CountDownLatch othersDialed = new CountDownLatch(3);
         InMemoryOutputStore store = new InMemoryOutputStore();
-        StubTier2 tier2 = new StubTier2(PLAN, store, job -> {
+        ScriptedTier2 tier2 = new ScriptedTier2(PLAN, store::write, job -> {
             if (job.key().segment() == 0) {
                 assertTrue(othersDialed.await(10, TimeUnit.SECONDS), "segments 1 to 3 dial while 0 is held");
             } else if (job.key().segment() <= 3) {
                 othersDialed.countDown();
             }
-            return StubTier2.OK;
+            return Script.succeed();
         });
         // Unordered: no launch window, so the four workers' jobs dial at once.
         RequestResult result = Orderly.engine(Fixtures.fastUnordered())
                 .run(Request.of(PLAN, tier2, store, new RecordingClient()));
 
         assertEquals(8, result.segmentsDelivered());
-        for (Job job : tier2.dials()) {
+        for (Job job : tier2.log().dials()) {
             long segment = job.key().segment();
             if (segment >= 1 && segment <= 3) {
                 assertEquals(0, job.readingSegment(), "the client still waits for segment 0 when " + job + " dials");

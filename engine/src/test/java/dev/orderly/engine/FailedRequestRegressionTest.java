@@ -10,6 +10,8 @@ import dev.orderly.api.Request;
 import dev.orderly.api.RequestFailedException;
 import dev.orderly.api.RequestPlan;
 import dev.orderly.api.Tier2Exception;
+import dev.orderly.testing.Script;
+import dev.orderly.testing.ScriptedTier2;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -42,15 +44,15 @@ class FailedRequestRegressionTest {
         JobKey failing = new JobKey(2, 0);
         for (int run = 1; run <= 5_000; run++) {
             InMemoryOutputStore store = new InMemoryOutputStore();
-            StubTier2 tier2 = new StubTier2(plan, store, job -> job.key().equals(failing)
-                    ? StubTier2.awaitThrows(Tier2Exception.fatal("bad module", null)) : StubTier2.OK);
+            ScriptedTier2 tier2 = new ScriptedTier2(plan, store::write, job -> job.key().equals(failing)
+                    ? Script.throwOnAwait(Tier2Exception.fatal("bad module", null)) : Script.succeed());
 
             Throwable thrown = new Background(Orderly.engine(config),
                     Request.of(plan, tier2, store, new RecordingClient())).failure(10);
 
             RequestFailedException failure = assertInstanceOf(RequestFailedException.class, thrown);
             assertEquals(Optional.of(failing), failure.key());
-            List<JobKey> dialed = tier2.dials().stream().map(Job::key).toList();
+            List<JobKey> dialed = tier2.log().dials().stream().map(Job::key).toList();
             assertEquals(List.of(new JobKey(0, 0), new JobKey(1, 0), failing), dialed,
                     "run " + run + " dialed after the request failed");
         }

@@ -11,6 +11,8 @@ import dev.orderly.api.RequestListener;
 import dev.orderly.api.RequestPlan;
 import dev.orderly.api.RequestResult;
 import dev.orderly.api.Tier2Exception;
+import dev.orderly.testing.Script;
+import dev.orderly.testing.ScriptedTier2;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -55,16 +57,16 @@ class FinishedRequestEndsAtOnceTest {
                 }
             }
         };
-        StubTier2.Script script = job -> {
+        ScriptedTier2.DialRule script = job -> {
             if (job.key().equals(COVERED)) {
-                return StubTier2.AWAIT_BLOCKS;
+                return Script.block();
             }
             if (job.key().equals(FIRST_OUTPUT)) {
                 // Nothing can cover (1, 0) before (0, 1) is done: holding it here makes sure (1, 0) was admitted
                 // (and goes on to block in await) rather than found unneeded before it dialed.
                 coveredAdmitted.await();
             }
-            return StubTier2.OK;
+            return Script.succeed();
         };
 
         RequestResult result = runToTheEndLeavingNothing(ordered, script, listener);
@@ -85,10 +87,10 @@ class FinishedRequestEndsAtOnceTest {
             }
         };
         AtomicReference<Thread> coveredJob = new AtomicReference<>();
-        StubTier2.Script script = job -> {
+        ScriptedTier2.DialRule script = job -> {
             if (job.key().equals(COVERED)) {
                 coveredJob.set(Thread.currentThread());
-                return StubTier2.awaitThrows(Tier2Exception.retryable("stream reset", null));
+                return Script.throwOnAwait(Tier2Exception.retryable("stream reset", null));
             }
             if (job.key().equals(FIRST_OUTPUT)) {
                 // Nothing can cover (1, 0) before (0, 1) is done: holding it until (1, 0) failed and sits in a timed
@@ -98,7 +100,7 @@ class FinishedRequestEndsAtOnceTest {
                 await().atMost(Duration.ofSeconds(10))
                         .until(() -> coveredJob.get().getState() == Thread.State.TIMED_WAITING);
             }
-            return StubTier2.OK;
+            return Script.succeed();
         };
 
         RequestResult result = runToTheEndLeavingNothing(ordered, script, listener);
@@ -110,10 +112,10 @@ class FinishedRequestEndsAtOnceTest {
      * Runs the plan on {@code script}, failing if {@code run} takes 10 s (a run still going then is interrupted, so
      * the test leaves no thread), and checks both segments were delivered and nothing of the request is left.
      */
-    private static RequestResult runToTheEndLeavingNothing(boolean ordered, StubTier2.Script script,
+    private static RequestResult runToTheEndLeavingNothing(boolean ordered, ScriptedTier2.DialRule script,
             RequestListener listener) throws Throwable {
         InMemoryOutputStore store = new InMemoryOutputStore();
-        StubTier2 tier2 = new StubTier2(PLAN, store, script);
+        ScriptedTier2 tier2 = new ScriptedTier2(PLAN, store::write, script);
         RecordingClient client = new RecordingClient();
         ThreadCensus census = new ThreadCensus();
         Background run = new Background(census.engine(hourLongDelays(ordered)),

@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.orderly.api.EngineConfig;
 import dev.orderly.api.Request;
 import dev.orderly.api.RequestPlan;
+import dev.orderly.testing.Script;
+import dev.orderly.testing.ScriptedTier2;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -36,7 +38,7 @@ class HigherStagesRunAheadWithinTheLookaheadTest {
         EngineConfig config = (ordered ? Fixtures.fast() : Fixtures.fastUnordered()).toBuilder()
                 .lookaheadFactor(2.0).build();
         InMemoryOutputStore store = new InMemoryOutputStore();
-        StubTier2 tier2 = new StubTier2(PLAN, store, job -> StubTier2.OK);
+        ScriptedTier2 tier2 = new ScriptedTier2(PLAN, store::write, job -> Script.succeed());
         RecordingClient recorder = new RecordingClient();
         CountDownLatch release = new CountDownLatch(1);
         Background run = new Background(Orderly.engine(config), Request.of(PLAN, tier2, store, (segment, output) -> {
@@ -49,7 +51,7 @@ class HigherStagesRunAheadWithinTheLookaheadTest {
             await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertEquals(range(0, LOOKAHEAD),
                     lastStageSegmentsDialed(tier2), "segments whose last stage was dialed while the client holds 0"));
             assertTrue(recorder.segments().isEmpty(), "delivered before the release: " + recorder.segments());
-            assertEquals(List.of(), tier2.dials().stream().filter(j -> j.key().segment() >= LOOKAHEAD).toList(),
+            assertEquals(List.of(), tier2.log().dials().stream().filter(j -> j.key().segment() >= LOOKAHEAD).toList(),
                     "dials past the look-ahead");
         } finally {
             release.countDown();
@@ -60,8 +62,8 @@ class HigherStagesRunAheadWithinTheLookaheadTest {
         assertEquals(List.of(), tier2.dependencyViolations());
     }
 
-    private static List<Long> lastStageSegmentsDialed(StubTier2 tier2) {
-        return tier2.dials().stream()
+    private static List<Long> lastStageSegmentsDialed(ScriptedTier2 tier2) {
+        return tier2.log().dials().stream()
                 .filter(j -> j.key().stage() == PLAN.lastStage())
                 .map(j -> j.key().segment())
                 .distinct()

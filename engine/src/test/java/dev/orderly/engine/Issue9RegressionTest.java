@@ -14,6 +14,8 @@ import dev.orderly.api.RequestResult;
 import dev.orderly.api.Tier2Exception;
 import dev.orderly.api.RequestFailedException;
 import dev.orderly.api.RequestPlan;
+import dev.orderly.testing.Script;
+import dev.orderly.testing.ScriptedTier2;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -36,14 +38,14 @@ class Issue9RegressionTest {
      * on a slow start, the higher stage would be launched first and shadow it), and the cover always comes while the
      * covered job is alive.
      */
-    private static StubTier2.Step coveredFirst(dev.orderly.api.Job job, JobKey covered,
-            CountDownLatch coveredDialed, StubTier2.Step step) throws InterruptedException {
+    private static Script coveredFirst(dev.orderly.api.Job job, JobKey covered,
+            CountDownLatch coveredDialed, Script step) throws InterruptedException {
         if (job.key().equals(covered)) {
             coveredDialed.countDown();
             return step;
         }
         coveredDialed.await();
-        return StubTier2.OK;
+        return Script.succeed();
     }
 
     /** Defect 5: a caller whose interrupt is pending when it calls run gets InterruptedException, nothing dialed. */
@@ -52,7 +54,7 @@ class Issue9RegressionTest {
     void aPendingInterruptStillDials(boolean ordered) throws Exception {
         RequestPlan plan = new RequestPlan(0, 50, 2, 8);
         InMemoryOutputStore store = new InMemoryOutputStore();
-        StubTier2 tier2 = new StubTier2(plan, store, job -> StubTier2.AWAIT_BLOCKS);
+        ScriptedTier2 tier2 = new ScriptedTier2(plan, store::write, job -> Script.block());
         ThreadCensus census = new ThreadCensus();
         CompletableFuture<Throwable> thrown = new CompletableFuture<>();
         Thread.ofVirtual().start(() -> {
@@ -66,7 +68,7 @@ class Issue9RegressionTest {
         });
 
         assertInstanceOf(InterruptedException.class, thrown.get(10, TimeUnit.SECONDS));
-        assertEquals(0, tier2.dials().size(), "dials: " + tier2.dials());
+        assertEquals(0, tier2.log().dials().size(), "dials: " + tier2.log().dials());
         assertEquals(0, census.created(), "threads created");
     }
 
@@ -82,8 +84,8 @@ class Issue9RegressionTest {
         JobKey covered = new JobKey(1, 0);
         InMemoryOutputStore store = new InMemoryOutputStore();
         CountDownLatch coveredDialed = new CountDownLatch(1);
-        StubTier2 tier2 = new StubTier2(plan, store, job -> coveredFirst(job, covered, coveredDialed,
-                StubTier2.AWAIT_BLOCKS));
+        ScriptedTier2 tier2 = new ScriptedTier2(plan, store::write, job -> coveredFirst(job, covered, coveredDialed,
+                Script.block()));
         CountDownLatch clientHolds = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         RecordingClient recorder = new RecordingClient();
@@ -105,7 +107,7 @@ class Issue9RegressionTest {
             release.countDown();
         }
         run.get(10);
-        assertEquals(1, tier2.dialsOf(covered), "the covered unit was dialed again");
+        assertEquals(1, tier2.log().dialsOf(covered), "the covered unit was dialed again");
         assertEquals(Fixtures.range(0, 2), recorder.segments());
         assertEquals(0, census.alive());
         assertEquals(0, tier2.doubleCloses());
@@ -115,7 +117,7 @@ class Issue9RegressionTest {
     @ParameterizedTest(name = "ordered={0}")
     @ValueSource(booleans = {true, false})
     void aCoveredJobBlockedInDialIsCancelledToo(boolean ordered) throws Throwable {
-        runWithACoveredUnit(config(ordered), StubTier2.DIAL_BLOCKS);
+        runWithACoveredUnit(config(ordered), Script.blockDial());
     }
 
     /** Defect 1, a delay: a covered unit sitting out a minute-long failure delay stops at once. */
@@ -123,7 +125,7 @@ class Issue9RegressionTest {
     @ValueSource(booleans = {true, false})
     void aCoveredJobSittingOutADelayStopsAtOnce(boolean ordered) throws Throwable {
         runWithACoveredUnit(config(ordered).toBuilder().failureDelay(Duration.ofMinutes(1)).build(),
-                StubTier2.awaitThrows(Tier2Exception.retryable("stream reset", null)));
+                Script.throwOnAwait(Tier2Exception.retryable("stream reset", null)));
     }
 
     /**
@@ -131,12 +133,13 @@ class Issue9RegressionTest {
      * runs (the client holds the last segment until it has, or 5 s), not only when the request's end cancels
      * everything; run returns, nothing is left.
      */
-    private static void runWithACoveredUnit(EngineConfig config, StubTier2.Step step) throws Throwable {
+    private static void runWithACoveredUnit(EngineConfig config, Script step) throws Throwable {
         RequestPlan plan = new RequestPlan(0, 2, 2, 2);
         JobKey covered = new JobKey(1, 0);
         InMemoryOutputStore store = new InMemoryOutputStore();
         CountDownLatch coveredDialed = new CountDownLatch(1);
-        StubTier2 tier2 = new StubTier2(plan, store, job -> coveredFirst(job, covered, coveredDialed, step));
+        ScriptedTier2 tier2 = new ScriptedTier2(plan, store::write,
+                job -> coveredFirst(job, covered, coveredDialed, step));
         ThreadCensus census = new ThreadCensus();
         CountDownLatch coveredStopped = new CountDownLatch(1);
         RequestListener listener = new RequestListener() {
@@ -160,7 +163,7 @@ class Issue9RegressionTest {
 
         assertTrue(stoppedBeforeTheEnd.getNow(false), covered + " was still running when the last segment came");
         assertEquals(2, result.segmentsDelivered());
-        assertEquals(1, tier2.dialsOf(covered));
+        assertEquals(1, tier2.log().dialsOf(covered));
         assertEquals(0, census.alive());
         assertEquals(0, tier2.blocked());
         assertEquals(0, tier2.openCalls());
@@ -175,11 +178,11 @@ class Issue9RegressionTest {
     void giveUpCountersResetOnARerun(boolean ordered) {
         RequestPlan plan = new RequestPlan(0, 14, 3, 4);
         JobKey unit = new JobKey(12, 2);
-        StubTier2.Step timeout = StubTier2.awaitThrows(Tier2Exception.executionTimeout("deadline exceeded"));
-        StubTier2.Step[] script = {timeout, StubTier2.OK_WITHOUT_OUTPUT, timeout};
+        Script timeout = Script.throwOnAwait(Tier2Exception.executionTimeout("deadline exceeded"));
+        Script[] script = {timeout, Script.loseOutput(), timeout};
         InMemoryOutputStore store = new InMemoryOutputStore();
-        StubTier2 tier2 = new StubTier2(plan, store, job -> job.key().equals(unit)
-                && job.attempt() <= script.length ? script[job.attempt() - 1] : StubTier2.OK);
+        ScriptedTier2 tier2 = new ScriptedTier2(plan, store::write, job -> job.key().equals(unit)
+                && job.attempt() <= script.length ? script[job.attempt() - 1] : Script.succeed());
         EngineConfig twoTimeouts = config(ordered).toBuilder().maxExecutionTimeouts(2).build();
 
         Throwable thrown = new Background(Orderly.engine(twoTimeouts),
@@ -188,7 +191,7 @@ class Issue9RegressionTest {
         RequestFailedException failure = assertInstanceOf(RequestFailedException.class, thrown);
         assertEquals(java.util.Optional.of(unit), failure.key());
         assertEquals("segment 12 stage 2 timed out 2 times, giving up: deadline exceeded", failure.getMessage());
-        assertEquals(3, tier2.dialsOf(unit));
+        assertEquals(3, tier2.log().dialsOf(unit));
     }
 
     /**
@@ -199,8 +202,8 @@ class Issue9RegressionTest {
     void aLookaheadBeyondTheBoundIsRejectedBeforeAnythingRuns() {
         RequestPlan plan = new RequestPlan(0, 1_000_000_000L, 1, 2_000);
         InMemoryOutputStore store = new InMemoryOutputStore();
-        StubTier2 tier2 = new StubTier2(plan, store,
-                job -> StubTier2.dialThrows(Tier2Exception.fatal("must not be dialed", null)));
+        ScriptedTier2 tier2 = new ScriptedTier2(plan, store::write,
+                job -> Script.throwOnDial(Tier2Exception.fatal("must not be dialed", null)));
         EngineConfig huge = Fixtures.fast().toBuilder().lookaheadFactor(1000).build();
 
         IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
@@ -209,7 +212,7 @@ class Issue9RegressionTest {
         assertEquals("the look-ahead ceil(lookaheadFactor 1000.0 * workers 2000) = 2000000 segments exceeds the"
                 + " bound of 1048576 segments the scheduler keeps state for; lower lookaheadFactor or workers",
                 e.getMessage());
-        assertEquals(0, tier2.dials().size());
+        assertEquals(0, tier2.log().dials().size());
     }
 
     /** Also found: an OutputStore returning null gave an internal NPE message. */
@@ -217,7 +220,7 @@ class Issue9RegressionTest {
     void anOutputStoreReturningNullGivesAnInternalNpeMessage() {
         RequestPlan plan = new RequestPlan(0, 5, 1, 2);
         InMemoryOutputStore store = new InMemoryOutputStore();
-        StubTier2 tier2 = new StubTier2(plan, store, job -> StubTier2.OK);
+        ScriptedTier2 tier2 = new ScriptedTier2(plan, store::write, job -> Script.succeed());
         dev.orderly.api.OutputStore broken = segment -> segment == 3 ? null : store.read(segment);
 
         Throwable thrown = new Background(Orderly.engine(Fixtures.fast()),
@@ -236,12 +239,12 @@ class Issue9RegressionTest {
         RequestPlan plan = new RequestPlan(0, 6, 2, 2);
         JobKey unit = new JobKey(2, 1);
         InMemoryOutputStore store = new InMemoryOutputStore();
-        StubTier2 tier2 = new StubTier2(plan, store, job -> {
+        ScriptedTier2 tier2 = new ScriptedTier2(plan, store::write, job -> {
             if (job.key().equals(unit)) {
                 // Not a VirtualMachineError: those propagate as themselves (AnOutputStoreErrorNamesItsUnitTest).
                 throw new NoClassDefFoundError("deep/Module");
             }
-            return StubTier2.OK;
+            return Script.succeed();
         });
 
         Throwable thrown = new Background(Orderly.engine(config(ordered)),

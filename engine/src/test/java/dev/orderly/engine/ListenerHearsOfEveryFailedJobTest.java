@@ -13,6 +13,8 @@ import dev.orderly.api.RequestListener;
 import dev.orderly.api.RequestPlan;
 import dev.orderly.api.RequestResult;
 import dev.orderly.api.Tier2Exception;
+import dev.orderly.testing.Script;
+import dev.orderly.testing.ScriptedTier2;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -48,9 +50,9 @@ class ListenerHearsOfEveryFailedJobTest {
         return ordered ? Fixtures.fast() : Fixtures.fastUnordered();
     }
 
-    private static StubTier2 tier2(InMemoryOutputStore store, StubTier2.Step first) {
-        return new StubTier2(PLAN, store, job -> job.key().equals(UNIT) && job.attempt() == 1
-                ? first : StubTier2.OK);
+    private static ScriptedTier2 tier2(InMemoryOutputStore store, Script first) {
+        return new ScriptedTier2(PLAN, store::write, job -> job.key().equals(UNIT) && job.attempt() == 1
+                ? first : Script.succeed());
     }
 
     @ParameterizedTest(name = "ordered={0}")
@@ -61,7 +63,7 @@ class ListenerHearsOfEveryFailedJobTest {
         Failures failures = new Failures();
 
         RequestResult result = Orderly.engine(config(ordered)).run(
-                Request.of(PLAN, tier2(store, StubTier2.awaitThrows(timeout)), store, new RecordingClient())
+                Request.of(PLAN, tier2(store, Script.throwOnAwait(timeout)), store, new RecordingClient())
                         .withListener(failures));
 
         assertEquals(1, result.executionTimeouts());
@@ -80,7 +82,7 @@ class ListenerHearsOfEveryFailedJobTest {
         Failures failures = new Failures();
 
         RequestFailedException failure = assertThrows(RequestFailedException.class, () -> Orderly.engine(
-                config(ordered)).run(Request.of(PLAN, tier2(store, StubTier2.awaitThrows(fatal)), store,
+                config(ordered)).run(Request.of(PLAN, tier2(store, Script.throwOnAwait(fatal)), store,
                 new RecordingClient()).withListener(failures)));
 
         assertSame(fatal, failure.getCause());
@@ -97,7 +99,7 @@ class ListenerHearsOfEveryFailedJobTest {
         Failures failures = new Failures();
 
         RequestFailedException failure = assertThrows(RequestFailedException.class, () -> Orderly.engine(
-                config(ordered)).run(Request.of(PLAN, tier2(store, StubTier2.dialThrows(bug)), store,
+                config(ordered)).run(Request.of(PLAN, tier2(store, Script.throwOnDial(bug)), store,
                 new RecordingClient()).withListener(failures)));
 
         assertEquals(1, failures.seen.size(), "onFailed calls: " + failures.seen);

@@ -10,6 +10,8 @@ import dev.orderly.api.RequestFailedException;
 import dev.orderly.api.RequestPlan;
 import dev.orderly.api.RequestResult;
 import dev.orderly.api.Tier2Exception;
+import dev.orderly.testing.Script;
+import dev.orderly.testing.ScriptedTier2;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
@@ -29,8 +31,8 @@ class NoFirstSegmentIsNotAnInstantOneTest {
     void aRequestThatDeliveredNothingHasNoFirstSegment() {
         RequestPlan plan = new RequestPlan(0, 2, 1, 1);
         InMemoryOutputStore store = new InMemoryOutputStore();
-        StubTier2 tier2 = new StubTier2(plan, store,
-                job -> StubTier2.dialThrows(Tier2Exception.fatal("module panicked", null)));
+        ScriptedTier2 tier2 = new ScriptedTier2(plan, store::write,
+                job -> Script.throwOnDial(Tier2Exception.fatal("module panicked", null)));
 
         RequestFailedException e = assertThrows(RequestFailedException.class, () -> Orderly.engine(Fixtures.fast())
                 .run(Request.of(plan, tier2, store, new RecordingClient())));
@@ -47,9 +49,9 @@ class NoFirstSegmentIsNotAnInstantOneTest {
         RequestPlan plan = new RequestPlan(0, 2, 1, 1);
         InMemoryOutputStore store = new InMemoryOutputStore();
         CountDownLatch firstDelivered = new CountDownLatch(1);
-        StubTier2 tier2 = new StubTier2(plan, store, job -> {
+        ScriptedTier2 tier2 = new ScriptedTier2(plan, store::write, job -> {
             if (job.key().segment() == 0) {
-                return StubTier2.OK;
+                return Script.succeed();
             }
             // Segment 1 fails at least 100 ms after segment 0 was delivered.
             if (!firstDelivered.await(10, TimeUnit.SECONDS)) {
@@ -59,7 +61,7 @@ class NoFirstSegmentIsNotAnInstantOneTest {
             while (System.nanoTime() < until) {
                 LockSupport.parkNanos(until - System.nanoTime());
             }
-            return StubTier2.dialThrows(Tier2Exception.fatal("module panicked", null));
+            return Script.throwOnDial(Tier2Exception.fatal("module panicked", null));
         });
 
         RequestFailedException e = assertThrows(RequestFailedException.class, () -> Orderly.engine(Fixtures.fast())

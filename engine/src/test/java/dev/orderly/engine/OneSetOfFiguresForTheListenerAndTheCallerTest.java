@@ -10,6 +10,8 @@ import dev.orderly.api.RequestListener;
 import dev.orderly.api.RequestPlan;
 import dev.orderly.api.RequestResult;
 import dev.orderly.api.Tier2Exception;
+import dev.orderly.testing.Script;
+import dev.orderly.testing.ScriptedTier2;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
@@ -49,8 +51,8 @@ class OneSetOfFiguresForTheListenerAndTheCallerTest {
     @Test
     void aFailedRequestGivesTheListenerTheFiguresTheExceptionCarries() throws Exception {
         InMemoryOutputStore store = new InMemoryOutputStore();
-        StubTier2 tier2 = new StubTier2(PLAN, store,
-                job -> StubTier2.dialThrows(Tier2Exception.fatal("module panicked", null)));
+        ScriptedTier2 tier2 = new ScriptedTier2(PLAN, store::write,
+                job -> Script.throwOnDial(Tier2Exception.fatal("module panicked", null)));
         Ends ends = new Ends();
 
         RequestFailedException e = assertThrows(RequestFailedException.class, () -> Orderly.engine(Fixtures.fast())
@@ -62,7 +64,7 @@ class OneSetOfFiguresForTheListenerAndTheCallerTest {
     @Test
     void aCancelledRequestGivesTheListenerTheFiguresTheExceptionCarries() throws Exception {
         InMemoryOutputStore store = new InMemoryOutputStore();
-        StubTier2 tier2 = new StubTier2(PLAN, store, job -> StubTier2.AWAIT_BLOCKS);
+        ScriptedTier2 tier2 = new ScriptedTier2(PLAN, store::write, job -> Script.block());
         Ends ends = new Ends();
         Background run = new Background(Orderly.engine(Fixtures.fast()),
                 Request.of(PLAN, tier2, store, new RecordingClient()).withListener(ends));
@@ -77,7 +79,7 @@ class OneSetOfFiguresForTheListenerAndTheCallerTest {
     @Test
     void aDoneRequestGivesTheListenerWhatRunReturns() throws Exception {
         InMemoryOutputStore store = new InMemoryOutputStore();
-        StubTier2 tier2 = new StubTier2(PLAN, store, job -> StubTier2.OK);
+        ScriptedTier2 tier2 = new ScriptedTier2(PLAN, store::write, job -> Script.succeed());
         Ends ends = new Ends();
 
         RequestResult result = Orderly.engine(Fixtures.fast())

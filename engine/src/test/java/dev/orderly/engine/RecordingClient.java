@@ -1,6 +1,7 @@
 package dev.orderly.engine;
 
 import dev.orderly.api.SegmentConsumer;
+import dev.orderly.testing.ScriptedTier2;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -20,7 +21,7 @@ final class RecordingClient implements SegmentConsumer {
             overlaps.incrementAndGet();
         }
         try {
-            if (!Arrays.equals(output, StubTier2.outputOf(segment))) {
+            if (!Arrays.equals(output, ScriptedTier2.outputOf(segment))) {
                 wrongOutputs.add("segment " + segment);
             }
             segments.add(segment);

@@ -14,6 +14,7 @@ import dev.orderly.api.RequestResult;
 import dev.orderly.api.Tier2Call;
 import dev.orderly.api.Tier2Client;
 import dev.orderly.api.Tier2Exception;
+import dev.orderly.testing.ScriptedTier2;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -61,7 +62,7 @@ class TheClientsReRunNeverWaitsForAWorkerTest {
                         release.await();
                     }
                     if (segment != 0 || job.attempt() > 1) {
-                        written.write(segment, StubTier2.outputOf(segment));
+                        written.write(segment, ScriptedTier2.outputOf(segment));
                     }
                 }
             };

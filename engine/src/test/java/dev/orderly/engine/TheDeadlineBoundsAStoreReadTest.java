@@ -7,6 +7,8 @@ import dev.orderly.api.OutputStore;
 import dev.orderly.api.Request;
 import dev.orderly.api.RequestFailedException;
 import dev.orderly.api.RequestPlan;
+import dev.orderly.testing.Script;
+import dev.orderly.testing.ScriptedTier2;
 import java.io.InterruptedIOException;
 import java.time.Duration;
 import java.util.Optional;
@@ -42,7 +44,7 @@ class TheDeadlineBoundsAStoreReadTest {
                 return written.read(segment);
             }
         };
-        StubTier2 tier2 = new StubTier2(plan, written, job -> StubTier2.OK);
+        ScriptedTier2 tier2 = new ScriptedTier2(plan, written::write, job -> Script.succeed());
         ThreadCensus census = new ThreadCensus();
         Background run = new Background(census.engine(Fixtures.fast()),
                 Request.of(plan, tier2, store, new RecordingClient()).withDeadline(Duration.ofMillis(300)));

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.orderly.api.Request;
 import dev.orderly.api.RequestFailedException;
 import dev.orderly.api.RequestPlan;
+import dev.orderly.testing.Script;
+import dev.orderly.testing.ScriptedTier2;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -24,7 +26,7 @@ class TheDeadlineNamesARealStageTest {
     void aReadySegmentBehindABusyClientIsCalledReady() {
         RequestPlan plan = new RequestPlan(0, 4, 2, 2);
         InMemoryOutputStore store = new InMemoryOutputStore();
-        StubTier2 tier2 = new StubTier2(plan, store, job -> StubTier2.OK);
+        ScriptedTier2 tier2 = new ScriptedTier2(plan, store::write, job -> Script.succeed());
 
         RequestFailedException e = assertThrows(RequestFailedException.class, () -> Orderly.engine(Fixtures.fast())
                 .run(Request.of(plan, tier2, store, (segment, output) -> {

@@ -7,6 +7,8 @@ import dev.orderly.api.EngineConfig;
 import dev.orderly.api.Request;
 import dev.orderly.api.RequestPlan;
 import dev.orderly.engine.testlog.LogCapture;
+import dev.orderly.testing.Script;
+import dev.orderly.testing.ScriptedTier2;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -32,7 +34,7 @@ class TheStartLineNamesTheLaunchGateTest {
 
     private static String startLine(EngineConfig config, String id) throws Exception {
         InMemoryOutputStore store = new InMemoryOutputStore();
-        StubTier2 tier2 = new StubTier2(PLAN, store, job -> StubTier2.OK);
+        ScriptedTier2 tier2 = new ScriptedTier2(PLAN, store::write, job -> Script.succeed());
         LogCapture.start();
         Orderly.engine(config).run(Request.of(PLAN, tier2, store, new RecordingClient()).withId(id));
         List<String> starts = LogCapture.stop().stream()

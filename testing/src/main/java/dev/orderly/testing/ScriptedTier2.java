@@ -74,6 +74,7 @@ public final class ScriptedTier2 implements Tier2Client {
     private final AtomicInteger openCalls = new AtomicInteger();
     private final AtomicInteger doubleCloses = new AtomicInteger();
     private final AtomicInteger cancelledCalls = new AtomicInteger();
+    private final AtomicInteger succeededCalls = new AtomicInteger();
     private final AtomicInteger blocked = new AtomicInteger();
 
     /** A tier2 for a request of {@code plan}, with no script yet: every unit succeeds at once. */
@@ -127,6 +128,11 @@ public final class ScriptedTier2 implements Tier2Client {
     /** Calls closed more than once (the engine closes each call exactly once). */
     public int doubleCloses() {
         return doubleCloses.get();
+    }
+
+    /** Calls whose {@code await} returned normally (their output written, or lost as scripted). */
+    public int succeededCalls() {
+        return succeededCalls.get();
     }
 
     /** Calls closed before their job ended on the tier2: the engine cancelled them. */
@@ -302,6 +308,7 @@ public final class ScriptedTier2 implements Tier2Client {
 
         private void done() {
             highestDone.merge(job.key().segment(), job.key().stage(), Math::max);
+            succeededCalls.incrementAndGet();
         }
 
         @Override
