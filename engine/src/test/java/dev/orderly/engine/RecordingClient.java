@@ -8,7 +8,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /** A client that records what it receives and notices two calls at once. */
-final class RecordingClient implements SegmentConsumer {
+public final class RecordingClient implements SegmentConsumer {
 
     private final List<Long> segments = new CopyOnWriteArrayList<>();
     private final List<String> wrongOutputs = new CopyOnWriteArrayList<>();
@@ -30,15 +30,15 @@ final class RecordingClient implements SegmentConsumer {
         }
     }
 
-    List<Long> segments() {
+    public List<Long> segments() {
         return segments;
     }
 
-    List<String> wrongOutputs() {
+    public List<String> wrongOutputs() {
         return wrongOutputs;
     }
 
-    int overlaps() {
+    public int overlaps() {
         return overlaps.get();
     }
 }

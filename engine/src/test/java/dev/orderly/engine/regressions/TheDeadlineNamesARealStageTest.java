@@ -1,4 +1,4 @@
-package dev.orderly.engine;
+package dev.orderly.engine.regressions;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -7,6 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.orderly.api.Request;
 import dev.orderly.api.RequestFailedException;
 import dev.orderly.api.RequestPlan;
+import dev.orderly.engine.Fixtures;
+import dev.orderly.engine.InMemoryOutputStore;
+import dev.orderly.engine.Orderly;
 import dev.orderly.testing.Script;
 import dev.orderly.testing.ScriptedTier2;
 import java.time.Duration;

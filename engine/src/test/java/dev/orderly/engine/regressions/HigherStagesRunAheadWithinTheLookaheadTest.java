@@ -1,4 +1,4 @@
-package dev.orderly.engine;
+package dev.orderly.engine.regressions;
 
 import static dev.orderly.engine.Fixtures.range;
 import static org.awaitility.Awaitility.await;
@@ -8,6 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.orderly.api.EngineConfig;
 import dev.orderly.api.Request;
 import dev.orderly.api.RequestPlan;
+import dev.orderly.engine.Background;
+import dev.orderly.engine.Fixtures;
+import dev.orderly.engine.InMemoryOutputStore;
+import dev.orderly.engine.Orderly;
+import dev.orderly.engine.RecordingClient;
 import dev.orderly.testing.Script;
 import dev.orderly.testing.ScriptedTier2;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package dev.orderly.engine;
+package dev.orderly.engine.regressions;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -10,6 +10,11 @@ import dev.orderly.api.RequestListener;
 import dev.orderly.api.RequestPlan;
 import dev.orderly.api.RequestResult;
 import dev.orderly.api.Tier2Exception;
+import dev.orderly.engine.Background;
+import dev.orderly.engine.Fixtures;
+import dev.orderly.engine.InMemoryOutputStore;
+import dev.orderly.engine.Orderly;
+import dev.orderly.engine.RecordingClient;
 import dev.orderly.testing.Script;
 import dev.orderly.testing.ScriptedTier2;
 import java.util.concurrent.CompletableFuture;

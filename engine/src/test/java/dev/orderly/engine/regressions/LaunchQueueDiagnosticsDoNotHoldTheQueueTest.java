@@ -1,9 +1,10 @@
-package dev.orderly.engine;
+package dev.orderly.engine.regressions;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.orderly.api.EngineConfig;
 import dev.orderly.api.JobKey;
+import dev.orderly.engine.LaunchQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;

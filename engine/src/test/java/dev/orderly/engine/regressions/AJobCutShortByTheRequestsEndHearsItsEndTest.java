@@ -1,4 +1,4 @@
-package dev.orderly.engine;
+package dev.orderly.engine.regressions;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -11,6 +11,12 @@ import dev.orderly.api.Request;
 import dev.orderly.api.RequestFailedException;
 import dev.orderly.api.RequestPlan;
 import dev.orderly.api.Tier2Exception;
+import dev.orderly.engine.Background;
+import dev.orderly.engine.Fixtures;
+import dev.orderly.engine.InMemoryOutputStore;
+import dev.orderly.engine.JobEndLedger;
+import dev.orderly.engine.Orderly;
+import dev.orderly.engine.RecordingClient;
 import dev.orderly.testing.Script;
 import dev.orderly.testing.ScriptedTier2;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package dev.orderly.engine;
+package dev.orderly.engine.regressions;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -8,6 +8,10 @@ import dev.orderly.api.RequestPlan;
 import dev.orderly.api.RequestResult;
 import dev.orderly.api.Tier2Call;
 import dev.orderly.api.Tier2Client;
+import dev.orderly.engine.Fixtures;
+import dev.orderly.engine.InMemoryOutputStore;
+import dev.orderly.engine.Orderly;
+import dev.orderly.engine.RecordingClient;
 import dev.orderly.engine.testlog.LogCapture;
 import dev.orderly.testing.ScriptedTier2;
 import java.util.List;
