@@ -1,5 +1,6 @@
 package dev.orderly.grpc;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -7,11 +8,17 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.orderly.api.EngineConfig;
 import dev.orderly.api.Job;
 import dev.orderly.api.JobKey;
+import dev.orderly.api.Request;
+import dev.orderly.api.RequestPlan;
+import dev.orderly.api.RequestResult;
 import dev.orderly.api.Tier2Call;
 import dev.orderly.api.Tier2Exception;
 import dev.orderly.api.Tier2Exception.Kind;
+import dev.orderly.engine.InMemoryOutputStore;
+import dev.orderly.engine.Orderly;
 import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
 import io.grpc.health.v1.HealthCheckRequest;
@@ -27,6 +34,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterEach;
@@ -435,6 +443,33 @@ class WaitingRoomServerTest {
         assertTrue(completed.get() > 0 && interrupted.get() > 0 && cancelledRunning.get() > 0,
                 completed + " completed, " + interrupted + " dials cancelled, " + cancelledRunning
                         + " running jobs cancelled");
+    }
+
+    @Test
+    void anEngineWhoseDialsWaitReadsInOrderAndIsNeverRefused() throws Exception {
+        InMemoryOutputStore outputs = new InMemoryOutputStore();
+        List<Long> ranks = new CopyOnWriteArrayList<>();
+        JobWorker writing = (job, work) -> {
+            ranks.add(job.rank());
+            Thread.sleep(ThreadLocalRandom.current().nextInt(3));
+            outputs.write(job.key().segment(), Long.toString(job.key().segment()).getBytes(UTF_8));
+        };
+        Tier2Server s = Tier2Server.builder().maxConcurrentJobs(3).waitingRoom(16, Duration.ofSeconds(30))
+                .worker(writing).build().start();
+        toClose.add(s);
+        GrpcTier2Client c = client(s, Duration.ofSeconds(30));
+        AtomicLong next = new AtomicLong();
+        RequestResult result = Orderly.engine(EngineConfig.defaults()).run(Request.of(new RequestPlan(0, 40, 1, 8),
+                c, outputs, (segment, output) -> {
+                    assertEquals(next.getAndIncrement(), segment, "out of order");
+                    assertEquals(Long.toString(segment), new String(output, UTF_8));
+                }));
+        assertEquals(40, result.segmentsDelivered());
+        assertEquals(0, result.refusals(), "8 workers on 3 slots were refused although their dials could wait");
+        assertEquals(result.admissions(), result.dials());
+        assertEquals(0, s.callsRefused());
+        assertTrue(ranks.stream().allMatch(r -> r >= 0) && ranks.stream().anyMatch(r -> r > 0),
+                "the engine's dials carried no rank: " + ranks);
     }
 
     @Test
