@@ -36,7 +36,8 @@ import org.slf4j.LoggerFactory;
  * {@code thread} is set once, before the job can be cancelled by anyone but gRPC; {@code stopped} is set once, by the
  * first stop. A stop that comes before the thread exists is seen by the thread when it starts, so none is lost.
  * {@code ended} turns true once, when the call's end is sent, by the stopper or by the job's thread, whichever comes
- * first (or when the call was cancelled); nothing is sent after it.
+ * first (or when the call was cancelled); nothing is sent after it. {@code executionLimit} is set once, at the start,
+ * and cancelled when the job's thread is done.
  *
  * <p>After {@code Admitted}, every message goes out under {@code lock}: gRPC's stream observer is not thread-safe, and
  * the worker may send updates from threads of its own ({@link JobContext#sendUpdate}) while the job's thread sends the
