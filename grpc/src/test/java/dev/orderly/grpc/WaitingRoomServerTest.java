@@ -19,11 +19,13 @@ import dev.orderly.api.Tier2Exception;
 import dev.orderly.api.Tier2Exception.Kind;
 import dev.orderly.engine.InMemoryOutputStore;
 import dev.orderly.engine.Orderly;
+import dev.orderly.testing.net.TcpProxy;
 import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
 import io.grpc.health.v1.HealthCheckRequest;
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import io.grpc.health.v1.HealthGrpc;
+import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -288,14 +290,17 @@ class WaitingRoomServerTest {
     }
 
     @Test
-    void aWaiterWhoseConnectionGoesAwayLeavesTheRoom() throws Exception {
+    void aWaiterWhoseConnectionBreaksLeavesTheRoom() throws Exception {
         Tier2Server s = server(Tier2Server.builder().maxConcurrentJobs(1).waitingRoom(4, Duration.ofSeconds(30)));
         GrpcTier2Client c = client(s, Duration.ofSeconds(30));
         Tier2Call holder = hold(c, s);
-        GrpcTier2Client other = GrpcTier2Client.builder().addresses(List.of("127.0.0.1:" + s.port()))
+        TcpProxy link = TcpProxy.start(new InetSocketAddress("127.0.0.1", s.port()));
+        toClose.add(link);
+        GrpcTier2Client other = GrpcTier2Client.builder().addresses(List.of(link.hostPort()))
                 .healthChecking(false).admissionWait(Duration.ofSeconds(30)).build();
+        toClose.add(other);
         Dial gone = waiting(other, s, job("z", 0, 0));
-        other.close(); // shuts its channel down: the connection goes
+        link.cut(); // both sockets reset: the server hears no cancel, only the connection breaking
         await().atMost(10, SECONDS).until(() -> s.callsWaiting() == 0);
         assertFalse(gone.awaitResult() instanceof Tier2Call);
         finish("h0");

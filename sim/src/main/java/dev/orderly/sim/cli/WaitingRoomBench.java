@@ -21,10 +21,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * The part of {@code orderly fleet bench} that compares a tier2 that refuses at once (today's) with one that has a
  * waiting room, on real processes, in the same run:
  * <ol>
- *   <li><b>Hand-off</b>: one instance of one slot, held; a second dial waits for it (with the room: in the room;
- *       without: redialing every {@link #REFUSED_DELAY}, as the engine does); the holder's call is cancelled, and the
- *       time from that cancel to the waiter's {@code Admitted} is taken, both on this side: an upper bound of the
- *       time from the slot freeing to the next admission, one loopback round trip included.
+ *   <li><b>Hand-off</b>: one instance of one slot, taken by a job of {@link #HOLD}; a second dial waits for it
+ *       (with the room: in the room; without: redialing every {@link #REFUSED_DELAY}, as the engine does, starting
+ *       at a random moment). The time from the holder's {@code Completed} to the waiter's {@code Admitted}, both
+ *       seen on this side of one connection (the two messages travel the same way, so the network's share cancels
+ *       out), is the time from the slot freeing to the next admission.
  *   <li><b>Dials on a full fleet</b>: every slot held by a job that never ends; {@code threads} dialers behave as the
  *       engine's jobs do: dial, and after a refusal dial again after the refused delay. With the room each dial
  *       waits up to the room's wait before it is refused.
@@ -34,6 +35,9 @@ final class WaitingRoomBench {
 
     /** The engine's default refused delay: how often a refused job dials again. */
     static final Duration REFUSED_DELAY = Duration.ofMillis(100);
+
+    /** How long the holder's job of a hand-off runs: longer than the waiter's random start. */
+    static final Duration HOLD = Duration.ofMillis(250);
 
     private final PrintWriter out;
     private final int instances;
@@ -74,17 +78,20 @@ final class WaitingRoomBench {
 
     private Measured measure(String name, Path dir, boolean room) throws Exception {
         FleetSecurity plain = FleetSecurity.plaintext();
-        List<String> args = new ArrayList<>(List.of("--max-concurrent=1", "--outputs=" + dir,
-                "--job-duration=1h", "--job-spread=0", "--time-scale=1", "--timeout-rate=0", "--retryable-rate=0",
+        List<String> args = new ArrayList<>(List.of("--max-concurrent=1", "--outputs=" + dir, "--stages=1",
+                "--job-spread=0", "--time-scale=1", "--timeout-rate=0", "--retryable-rate=0",
                 "--missing-output-rate=0", "--drain-grace=0s"));
         if (room) {
             args.add("--room=" + Math.max(16, threads));
             args.add("--admission-wait=" + roomWait.toMillis() + "ms");
         }
         args.addAll(plain.tier2Args());
+        List<String> holdArgs = new ArrayList<>(args);
+        holdArgs.add("--job-duration=" + HOLD.toMillis() + "ms");
+        args.add("--job-duration=1h"); // a full fleet: its jobs never end while measured
         Duration wait = room ? roomWait : Duration.ZERO;
         double[] handOff;
-        try (Tier2Processes one = Tier2Processes.start(1, args, dir, Duration.ofSeconds(60));
+        try (Tier2Processes one = Tier2Processes.start(1, holdArgs, dir, Duration.ofSeconds(60));
              GrpcTier2Client client = plain.client(one.addresses()).healthChecking(false).admissionWait(wait)
                      .build()) {
             handOff = handOffs(client, name);
@@ -107,35 +114,43 @@ final class WaitingRoomBench {
         }
     }
 
-    /** p50 and p99, in milliseconds, of the time from freeing the one slot to the waiter's admission. */
+    /** p50 and p99, in milliseconds, of the time from the slot freeing to the waiter's admission. */
     private double[] handOffs(GrpcTier2Client client, String name) throws Exception {
         long[] nanos = new long[rounds];
         for (int r = 0; r < rounds; r++) {
             Tier2Call holder = dialUntilAdmitted(client, new Job("holder", new JobKey(r, 0), 1));
-            AtomicLong admittedAt = new AtomicLong();
+            long[] admittedAt = new long[1];
             Job waiting = new Job("waiter", new JobKey(r, 0), 1);
+            // starts at a random moment of the refused delay, well before the holder's job ends
+            long startIn = ThreadLocalRandom.current().nextLong(REFUSED_DELAY.toNanos());
             Thread waiter = Thread.ofVirtual().start(() -> {
-                try (Tier2Call call = dialPaced(client, waiting)) {
-                    admittedAt.set(System.nanoTime());
-                } catch (InterruptedException e) {
+                try {
+                    Thread.sleep(Duration.ofNanos(startIn));
+                    try (Tier2Call call = dialPaced(client, waiting)) {
+                        admittedAt[0] = System.nanoTime();
+                        call.await();
+                    }
+                } catch (InterruptedException | Tier2Exception e) {
                     Thread.currentThread().interrupt();
                 }
             });
-            // let the waiter reach the room (or fall into its redial rhythm at a random phase)
-            Thread.sleep(20 + ThreadLocalRandom.current().nextInt((int) REFUSED_DELAY.toMillis()));
-            long freed = System.nanoTime();
-            holder.close();
+            long freed;
+            try (holder) {
+                holder.await();
+                freed = System.nanoTime();
+            }
             waiter.join(Duration.ofSeconds(30));
-            if (admittedAt.get() == 0) {
+            if (waiter.isAlive() || admittedAt[0] == 0) {
+                waiter.interrupt();
                 throw new IllegalStateException("the waiter was not admitted within 30 s of the slot freeing");
             }
-            nanos[r] = admittedAt.get() - freed;
+            nanos[r] = admittedAt[0] - freed;
         }
         Arrays.sort(nanos);
         double p50 = nanos[rounds / 2] / 1e6;
         double p99 = nanos[(int) Math.min(rounds - 1, Math.ceil(rounds * 0.99) - 1)] / 1e6;
-        out.printf(Locale.ROOT, "%s: slot freed -> next admission, %d rounds: p50 %.3f ms, p99 %.3f ms,"
-                + " max %.3f ms%n", name, rounds, p50, p99, nanos[rounds - 1] / 1e6);
+        out.printf(Locale.ROOT, "%s: slot freed -> next admission, %d rounds: min %.3f ms, p50 %.3f ms, p99 %.3f ms,"
+                + " max %.3f ms%n", name, rounds, nanos[0] / 1e6, p50, p99, nanos[rounds - 1] / 1e6);
         out.flush();
         return new double[] {p50, p99};
     }
