@@ -42,6 +42,9 @@ import java.util.function.Supplier;
  */
 public final class GrpcTier2Client implements Tier2Client, AutoCloseable {
 
+    /** The longest wait a condition can take in nanoseconds (about 292 years): longer waits are this. */
+    private static final Duration LONGEST = Duration.ofNanos(Long.MAX_VALUE);
+
     /*
      * A dial not admitted within admissionTimeout almost always met an instance that accepts bytes and answers
      * nothing (SIGSTOP, a dead link, a wedged process): its connection is still READY and its health watch still
@@ -57,6 +60,7 @@ public final class GrpcTier2Client implements Tier2Client, AutoCloseable {
     private final Duration callTimeout;
     private final Duration admissionTimeout;
     private final Duration admissionWait;
+    private final Duration admissionLimit;
     private final int maxMessageSize;
     private final Function<Job, byte[]> work;
     private final AtomicLong lastReconnectNanos = new AtomicLong(System.nanoTime());
@@ -70,6 +74,7 @@ public final class GrpcTier2Client implements Tier2Client, AutoCloseable {
         this.callTimeout = b.callTimeout;
         this.admissionTimeout = b.admissionTimeout;
         this.admissionWait = b.admissionWait;
+        this.admissionLimit = saturated(b.admissionTimeout, b.admissionWait);
         this.maxMessageSize = b.maxMessageSize;
         this.work = b.work;
         this.lastReconnectNanos.addAndGet(-admissionTimeout.toNanos());
@@ -119,7 +124,7 @@ public final class GrpcTier2Client implements Tier2Client, AutoCloseable {
         }
         try {
             // a dial that may wait in a tier2's room is neither admitted nor refused for up to its wait
-            if (!call.awaitAdmitted(admissionTimeout.plus(admissionWait))) {
+            if (!call.awaitAdmitted(admissionLimit)) {
                 call.close();
                 boolean reconnecting = reconnect();
                 throw Tier2Exception.unreachable(call.what() + ": neither admitted nor refused within "
@@ -135,8 +140,16 @@ public final class GrpcTier2Client implements Tier2Client, AutoCloseable {
 
     /** Whole milliseconds, rounded up: a wait under 1 ms must not become 0, which means "do not wait". */
     private static long waitMillis(Duration wait) {
+        if (wait.compareTo(LONGEST) >= 0) {
+            return LONGEST.toMillis();
+        }
         long ms = wait.toMillis();
         return wait.minusMillis(ms).isZero() ? ms : ms + 1;
+    }
+
+    /** {@code a + b}, at most {@link #LONGEST}. */
+    private static Duration saturated(Duration a, Duration b) {
+        return a.compareTo(LONGEST.minus(b.compareTo(LONGEST) >= 0 ? LONGEST : b)) >= 0 ? LONGEST : a.plus(b);
     }
 
     /** Rebuilds the channel's connections, at most once per admission timeout; whether it did now. */

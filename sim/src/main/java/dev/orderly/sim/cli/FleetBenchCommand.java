@@ -126,14 +126,7 @@ final class FleetBenchCommand implements Callable<Integer> {
         fullArgs.addAll(security.tier2Args());
         try (Tier2Processes full = Tier2Processes.start(instances, fullArgs, dir, Duration.ofSeconds(60));
              GrpcTier2Client holder = security.client(full.addresses()).healthChecking(false).build()) {
-            List<Tier2Call> held = new ArrayList<>();
-            for (int i = 0; held.size() < instances && i < 10_000; i++) {
-                try {
-                    held.add(holder.dial(new Job("holder", new JobKey(i, 0), 1)));
-                } catch (Tier2Exception refused) {
-                    // that instance is already held; round_robin tries the next one
-                }
-            }
+            List<Tier2Call> held = WaitingRoomBench.holdEverySlot(holder, instances);
             try (GrpcTier2Client client = security.client(full.addresses()).healthChecking(true).build()) {
                 on = refusals(client, name + ", full fleet, health checking on ");
             }

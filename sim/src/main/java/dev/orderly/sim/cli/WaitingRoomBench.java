@@ -100,18 +100,27 @@ final class WaitingRoomBench {
              GrpcTier2Client holder = plain.client(full.addresses()).healthChecking(false).build();
              GrpcTier2Client client = plain.client(full.addresses()).healthChecking(false).admissionWait(wait)
                      .build()) {
-            List<Tier2Call> held = new ArrayList<>();
-            for (int i = 0; held.size() < instances && i < 10_000; i++) {
-                try {
-                    held.add(holder.dial(new Job("holder", new JobKey(i, 0), 1)));
-                } catch (Tier2Exception refused) {
-                    // that instance is already held; round_robin tries the next one
-                }
-            }
+            List<Tier2Call> held = holdEverySlot(holder, instances);
             double rate = pacedDials(client, name);
             held.forEach(Tier2Call::close);
             return new Measured(name, handOff[0], handOff[1], rate);
         }
+    }
+
+    /**
+     * Takes the one slot of each of {@code instances} processes with a job that does not end (their jobs run 1 h),
+     * dialing through {@code holder}'s round_robin until each instance holds one.
+     */
+    static List<Tier2Call> holdEverySlot(GrpcTier2Client holder, int instances) throws InterruptedException {
+        List<Tier2Call> held = new ArrayList<>();
+        for (int i = 0; held.size() < instances && i < 10_000; i++) {
+            try {
+                held.add(holder.dial(new Job("holder", new JobKey(i, 0), 1)));
+            } catch (Tier2Exception refused) {
+                // that instance is already held; round_robin tries the next one
+            }
+        }
+        return held;
     }
 
     /** p50 and p99, in milliseconds, of the time from the slot freeing to the waiter's admission. */
