@@ -72,9 +72,16 @@ final class EngineJobCap {
 
     /** Diagnostic: each request's permits now, by request id; one snapshot, taken under the lock. */
     Map<String, Integer> heldByRequest() {
+        Map<String, Integer> held = new java.util.HashMap<>();
+        shares().forEach((id, share) -> held.put(id, share.held()));
+        return held;
+    }
+
+    /** Diagnostic: each request's permits and whether it waits, by request id; one snapshot, under the lock. */
+    Map<String, JobShares.Share> shares() {
         lock.lock();
         try {
-            return shares.heldByRequest();
+            return shares.shares();
         } finally {
             lock.unlock();
         }
@@ -143,10 +150,10 @@ final class EngineJobCap {
         }
 
         @Override
-        public void release() {
+        public void release(boolean wantsAnother) {
             lock.lock();
             try {
-                wake(shares.release(seat));
+                wake(shares.release(seat, wantsAnother));
             } finally {
                 lock.unlock();
             }

@@ -30,7 +30,15 @@ interface JobPermits {
     void withdraw();
 
     /** A job of the request has ended: its permit goes to the request whose turn it is. */
-    void release();
+    default void release() {
+        release(false);
+    }
+
+    /**
+     * A job of the request has ended: its permit goes to the request whose turn it is, this one among them when
+     * {@code wantsAnother} (it has its next unit to launch already).
+     */
+    void release(boolean wantsAnother);
 
     /**
      * A job of the request gave its worker up for the re-run of the client's segment: its permit stays with the
@@ -64,7 +72,7 @@ interface JobPermits {
         }
 
         @Override
-        public void release() {
+        public void release(boolean wantsAnother) {
         }
 
         @Override

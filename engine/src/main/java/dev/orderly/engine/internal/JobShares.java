@@ -129,6 +129,16 @@ final class JobShares {
      * @return the seat it was handed to (its owner is to be woken), or null if nobody waits
      */
     Seat release(Seat seat) {
+        return release(seat, false);
+    }
+
+    /**
+     * As {@link #release(Seat)}; with {@code wantsAnother}, the request already has its next unit to launch, so it
+     * waits from this moment on (it takes its turn with the others for the permit just freed) rather than from when
+     * its owner thread gets round to asking: otherwise every job end of a request at its full width would hand the
+     * permit to someone else and leave it waiting behind.
+     */
+    Seat release(Seat seat, boolean wantsAnother) {
         assert held();
         if (seat.held - (seat.granted ? 1 : 0) < 1) {
             throw new IllegalStateException(seat + " released a permit it does not hold");
@@ -138,6 +148,9 @@ final class JobShares {
         seat.held--;
         alive--;
         if (wasWaiting) {
+            waiting.add(seat);
+        } else if (wantsAnother && !seat.closed && !seat.granted) {
+            seat.waitingSince = waits++;
             waiting.add(seat);
         } else if (seat.closed && seat.held == 0) {
             seats.remove(seat);
@@ -211,14 +224,23 @@ final class JobShares {
         return !seat.granted && alive >= limit;
     }
 
-    /** Each request's permits, by request id (a diagnostic snapshot, in no order). */
-    java.util.Map<String, Integer> heldByRequest() {
+    /**
+     * One request's place at the cap, as a diagnostic sees it.
+     *
+     * @param held the permits it holds (its alive jobs, plus one if granted)
+     * @param waiting whether it waits for one more
+     */
+    record Share(int held, boolean waiting) {
+    }
+
+    /** Each request's share, by request id (a diagnostic snapshot, in no order). */
+    java.util.Map<String, Share> shares() {
         assert held();
-        java.util.Map<String, Integer> held = new java.util.HashMap<>();
+        java.util.Map<String, Share> shares = new java.util.HashMap<>();
         for (Seat seat : seats) {
-            held.merge(seat.requestId, seat.held, Integer::sum);
+            shares.put(seat.requestId, new Share(seat.held, seat.waitingSince >= 0));
         }
-        return held;
+        return shares;
     }
 
     private Seat handOn() {

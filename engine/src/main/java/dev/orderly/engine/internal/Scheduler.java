@@ -175,9 +175,13 @@ final class Scheduler {
         lock.lock();
         try {
             alive--;
-            permits.release();
             if (succeeded) {
                 board.done(key, counts);
+            }
+            // A request with its next unit ready takes its turn for the permit this job frees, with the others.
+            // (Only under a cap: with none, nothing is shared and a job's end costs no look at the board.)
+            if (permits != JobPermits.UNLIMITED) {
+                permits.release(!stopped && !failed && !board.finished() && board.next() != null);
             }
             changed();
         } finally {
