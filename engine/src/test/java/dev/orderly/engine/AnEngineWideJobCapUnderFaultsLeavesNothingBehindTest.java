@@ -35,7 +35,7 @@ import org.junit.jupiter.api.Timeout;
 class AnEngineWideJobCapUnderFaultsLeavesNothingBehindTest {
 
     @Test
-    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void requestsFailingAndCancelledUnderACapStillLetEveryOtherRequestFinish() throws Exception {
         ThreadCensus census = new ThreadCensus();
         EngineConfig config = Fixtures.fast().toBuilder().refusedDelay(Duration.ofMillis(1))
@@ -103,7 +103,7 @@ class AnEngineWideJobCapUnderFaultsLeavesNothingBehindTest {
                 }));
             }
             for (Future<?> f : all) {
-                f.get(100, TimeUnit.SECONDS);
+                f.get(50, TimeUnit.SECONDS);
             }
         }
         assertEquals(List.of(), wrong);

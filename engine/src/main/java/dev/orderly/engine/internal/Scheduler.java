@@ -305,8 +305,9 @@ final class Scheduler {
 
     /**
      * The output of {@code segment} was missing after its job succeeded: its last stage runs again. Returns whether
-     * every worker is taken: then the re-run, which the client waits for, must not wait for a job to end, and the
-     * caller has the highest job that is not on a tier2 give its worker up ({@link #jobWithdrawn}).
+     * every worker is taken, or (under an engine-wide cap) no permit is to be had while the request has jobs alive:
+     * then the re-run, which the client waits for, must not wait for a job to end, and the caller has the highest job
+     * that is not on a tier2 give its worker up ({@link #jobWithdrawn}, which keeps its permit for the re-run).
      */
     boolean rerun(long segment) {
         lock.lock();
