@@ -1,9 +1,12 @@
 package dev.orderly.engine.internal;
 
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -49,7 +52,7 @@ final class JobShares {
         private long waitingSince = -1;
         private boolean closed;
         // The monitor's wake-up for this request's owner (EngineJobCap); the rule never touches it.
-        java.util.concurrent.locks.Condition turn;
+        Condition turn;
 
         private Seat(String requestId) {
             this.requestId = requestId;
@@ -234,9 +237,9 @@ final class JobShares {
     }
 
     /** Each request's share, by request id (a diagnostic snapshot, in no order). */
-    java.util.Map<String, Share> shares() {
+    Map<String, Share> shares() {
         assert held();
-        java.util.Map<String, Share> shares = new java.util.HashMap<>();
+        Map<String, Share> shares = new HashMap<>();
         for (Seat seat : seats) {
             shares.put(seat.requestId, new Share(seat.held, seat.waitingSince >= 0));
         }
