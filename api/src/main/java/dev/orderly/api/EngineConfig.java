@@ -22,6 +22,7 @@ import java.util.Objects;
  *   <tr><td>lookaheadFactor</td><td>2.0 (&gt; 0, &lt;= 1000)</td><td>{@code ORDERLY_LOOKAHEAD_FACTOR}</td></tr>
  *   <tr><td>ordered</td><td>true</td><td>{@code ORDERLY_ORDERED_LAUNCH}</td></tr>
  *   <tr><td>stallWarning</td><td>30 s (&gt; 0)</td><td>{@code ORDERLY_STALL_WARNING}</td></tr>
+ *   <tr><td>maxConcurrentJobs</td><td>0 = unlimited (&gt;= 0)</td><td>{@code SUBSTREAMS_TIER1_MAX_SUBREQUESTS}</td></tr>
  * </table>
  *
  * @param launchWindowPercent the launch window as a percentage of the request's workers
@@ -37,6 +38,10 @@ import java.util.Objects;
  *     refused job redials on its own after {@code refusedDelay}
  * @param stallWarning a request that has heard nothing but REFUSED or UNREACHABLE for this long (from its start, or
  *     since the last dial that got in) logs one WARN naming the last status and how many dials it made
+ * @param maxConcurrentJobs the most jobs alive at once across all the requests of one engine, shared fairly among
+ *     them (a freed place goes to the waiting request with the fewest alive jobs); {@link #UNLIMITED_JOBS} (0) for no
+ *     cap beyond each request's own {@code workers}. A job is alive from the moment its request's scheduler hands it
+ *     out to be started until its thread has reported its end: queued, dialing, running or waiting to retry
  */
 public record EngineConfig(
         int launchWindowPercent,
@@ -48,7 +53,8 @@ public record EngineConfig(
         int maxExecutionTimeouts,
         double lookaheadFactor,
         boolean ordered,
-        Duration stallWarning) {
+        Duration stallWarning,
+        int maxConcurrentJobs) {
 
     /** Environment variable for {@code launchWindowPercent}. */
     public static final String ENV_LAUNCH_WINDOW_PERCENT = "SUBSTREAMS_WORKER_LAUNCH_WINDOW_PERCENT";
@@ -68,12 +74,18 @@ public record EngineConfig(
     public static final String ENV_ORDERED_LAUNCH = "ORDERLY_ORDERED_LAUNCH";
     /** Environment variable for {@code stallWarning}, a Go-style duration such as {@code 30s}. */
     public static final String ENV_STALL_WARNING = "ORDERLY_STALL_WARNING";
+    /** Environment variable for {@code maxConcurrentJobs}: a whole number, {@code 0} for unlimited. */
+    public static final String ENV_MAX_CONCURRENT_JOBS = "SUBSTREAMS_TIER1_MAX_SUBREQUESTS";
 
     /** The default {@code stallWarning}. */
     public static final Duration DEFAULT_STALL_WARNING = Duration.ofSeconds(30);
 
+    /** The {@code maxConcurrentJobs} that means no engine-wide cap, the default. */
+    public static final int UNLIMITED_JOBS = 0;
+
     private static final EngineConfig DEFAULTS = new EngineConfig(
-            20, 2, 15, Duration.ofMillis(100), Duration.ofSeconds(5), 5, 2, 2.0, true, DEFAULT_STALL_WARNING);
+            20, 2, 15, Duration.ofMillis(100), Duration.ofSeconds(5), 5, 2, 2.0, true, DEFAULT_STALL_WARNING,
+            UNLIMITED_JOBS);
 
     /**
      * A configuration with the {@linkplain #DEFAULT_STALL_WARNING default stallWarning} (30 s): the fields of the
@@ -87,6 +99,20 @@ public record EngineConfig(
             boolean ordered) {
         this(launchWindowPercent, launchWindowMin, launchWindowMax, refusedDelay, failureDelay, maxFailures,
                 maxExecutionTimeouts, lookaheadFactor, ordered, DEFAULT_STALL_WARNING);
+    }
+
+    /**
+     * A configuration with no engine-wide cap ({@code maxConcurrentJobs} = {@link #UNLIMITED_JOBS}): the fields of
+     * the table above but the last, as before {@code maxConcurrentJobs} existed.
+     *
+     * @throws NullPointerException if a duration is null
+     * @throws IllegalArgumentException naming the field and the value when a value is out of range
+     */
+    public EngineConfig(int launchWindowPercent, int launchWindowMin, int launchWindowMax, Duration refusedDelay,
+            Duration failureDelay, int maxFailures, int maxExecutionTimeouts, double lookaheadFactor,
+            boolean ordered, Duration stallWarning) {
+        this(launchWindowPercent, launchWindowMin, launchWindowMax, refusedDelay, failureDelay, maxFailures,
+                maxExecutionTimeouts, lookaheadFactor, ordered, stallWarning, UNLIMITED_JOBS);
     }
 
     /**
@@ -116,6 +142,7 @@ public record EngineConfig(
                     + " (segments of look-ahead per worker), was " + lookaheadFactor);
         }
         checkPositive("stallWarning", stallWarning, stallWarning);
+        checkJobCap("maxConcurrentJobs", maxConcurrentJobs, maxConcurrentJobs);
     }
 
     /** The largest {@code lookaheadFactor}: segments of look-ahead per worker. */
@@ -177,6 +204,13 @@ public record EngineConfig(
         return value;
     }
 
+    static int checkJobCap(String name, int value, Object shown) {
+        if (value < 0) {
+            throw new IllegalArgumentException(name + " must be >= 1, or 0 for unlimited, was " + shown);
+        }
+        return value;
+    }
+
     static Duration checkNotNegative(String name, Duration value, Object shown) {
         if (value.isNegative()) {
             throw new IllegalArgumentException(name + " must be >= 0, was " + shown);
@@ -210,6 +244,7 @@ public record EngineConfig(
         private double lookaheadFactor;
         private boolean ordered;
         private Duration stallWarning;
+        private int maxConcurrentJobs;
 
         private Builder(EngineConfig from) {
             launchWindowPercent = from.launchWindowPercent;
@@ -222,6 +257,7 @@ public record EngineConfig(
             lookaheadFactor = from.lookaheadFactor;
             ordered = from.ordered;
             stallWarning = from.stallWarning;
+            maxConcurrentJobs = from.maxConcurrentJobs;
         }
 
         /** The launch window as a percentage of the workers, 1..100. */
@@ -287,12 +323,21 @@ public record EngineConfig(
         }
 
         /**
+         * The most jobs alive at once across all the requests of the engine, {@code >= 1}, or
+         * {@link #UNLIMITED_JOBS} (0) for no cap.
+         */
+        public Builder maxConcurrentJobs(int max) {
+            this.maxConcurrentJobs = max;
+            return this;
+        }
+
+        /**
          * @throws IllegalArgumentException naming the field and the value when a value is out of range
          * @throws NullPointerException if a duration is null
          */
         public EngineConfig build() {
             return new EngineConfig(launchWindowPercent, launchWindowMin, launchWindowMax, refusedDelay, failureDelay,
-                    maxFailures, maxExecutionTimeouts, lookaheadFactor, ordered, stallWarning);
+                    maxFailures, maxExecutionTimeouts, lookaheadFactor, ordered, stallWarning, maxConcurrentJobs);
         }
     }
 }

@@ -4,12 +4,14 @@ import static dev.orderly.api.EngineConfig.ENV_FAILURE_DELAY;
 import static dev.orderly.api.EngineConfig.ENV_LAUNCH_WINDOW_MAX;
 import static dev.orderly.api.EngineConfig.ENV_LAUNCH_WINDOW_PERCENT;
 import static dev.orderly.api.EngineConfig.ENV_LOOKAHEAD_FACTOR;
+import static dev.orderly.api.EngineConfig.ENV_MAX_CONCURRENT_JOBS;
 import static dev.orderly.api.EngineConfig.ENV_MAX_EXECUTION_TIMEOUTS;
 import static dev.orderly.api.EngineConfig.ENV_MAX_FAILURES;
 import static dev.orderly.api.EngineConfig.ENV_ORDERED_LAUNCH;
 import static dev.orderly.api.EngineConfig.ENV_REFUSED_DELAY;
 import static dev.orderly.api.EngineConfig.ENV_STALL_WARNING;
 import static dev.orderly.api.EngineConfig.checkAtLeastOne;
+import static dev.orderly.api.EngineConfig.checkJobCap;
 import static dev.orderly.api.EngineConfig.checkNotNegative;
 import static dev.orderly.api.EngineConfig.checkPercent;
 import static dev.orderly.api.EngineConfig.checkPositive;
@@ -73,6 +75,10 @@ final class EngineEnvironment {
         }
         if ((v = env.get(ENV_STALL_WARNING)) != null) {
             b.stallWarning(checkPositive(ENV_STALL_WARNING, parseDuration(ENV_STALL_WARNING, v), quoted(v)));
+        }
+        if ((v = env.get(ENV_MAX_CONCURRENT_JOBS)) != null) {
+            b.maxConcurrentJobs(
+                    checkJobCap(ENV_MAX_CONCURRENT_JOBS, parseInt(ENV_MAX_CONCURRENT_JOBS, v), quoted(v)));
         }
         return b.build();
     }

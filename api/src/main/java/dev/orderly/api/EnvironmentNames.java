@@ -19,7 +19,7 @@ final class EnvironmentNames {
     static final List<String> KNOWN = List.of(EngineConfig.ENV_LAUNCH_WINDOW_PERCENT,
             EngineConfig.ENV_LAUNCH_WINDOW_MAX, EngineConfig.ENV_REFUSED_DELAY, EngineConfig.ENV_FAILURE_DELAY,
             EngineConfig.ENV_MAX_FAILURES, EngineConfig.ENV_MAX_EXECUTION_TIMEOUTS, EngineConfig.ENV_LOOKAHEAD_FACTOR,
-            EngineConfig.ENV_ORDERED_LAUNCH, EngineConfig.ENV_STALL_WARNING);
+            EngineConfig.ENV_ORDERED_LAUNCH, EngineConfig.ENV_STALL_WARNING, EngineConfig.ENV_MAX_CONCURRENT_JOBS);
 
     /** Orderly's own prefix: any variable under it that Orderly does not read is worth a warning. */
     static final String OWN_PREFIX = "ORDERLY_";

@@ -35,6 +35,7 @@ class EngineConfigEnvironmentTest {
     private static final String LOOKAHEAD = "ORDERLY_LOOKAHEAD_FACTOR";
     private static final String ORDERED = "ORDERLY_ORDERED_LAUNCH";
     private static final String STALL = "ORDERLY_STALL_WARNING";
+    private static final String JOBS = "SUBSTREAMS_TIER1_MAX_SUBREQUESTS";
 
     @Test
     void theConstantsNameTheVariablesOfTheDesignTable() {
@@ -47,6 +48,7 @@ class EngineConfigEnvironmentTest {
         assertEquals(LOOKAHEAD, EngineConfig.ENV_LOOKAHEAD_FACTOR);
         assertEquals(ORDERED, EngineConfig.ENV_ORDERED_LAUNCH);
         assertEquals(STALL, EngineConfig.ENV_STALL_WARNING);
+        assertEquals(JOBS, EngineConfig.ENV_MAX_CONCURRENT_JOBS);
     }
 
     @Test
@@ -91,7 +93,10 @@ class EngineConfigEnvironmentTest {
                 read(ORDERED, "FALSE", b -> b.ordered(false)),
                 read(ORDERED, "False", b -> b.ordered(false)),
                 read(STALL, "2m", b -> b.stallWarning(Duration.ofMinutes(2))),
-                read(STALL, "1ns", b -> b.stallWarning(Duration.ofNanos(1))));
+                read(STALL, "1ns", b -> b.stallWarning(Duration.ofNanos(1))),
+                read(JOBS, "32", b -> b.maxConcurrentJobs(32)),
+                read(JOBS, "1", b -> b.maxConcurrentJobs(1)),
+                read(JOBS, " 500 ", b -> b.maxConcurrentJobs(500)));
     }
 
     private static Arguments read(String variable, String value, UnaryOperator<EngineConfig.Builder> expected) {
@@ -110,7 +115,7 @@ class EngineConfigEnvironmentTest {
     @Test
     void theDefaultValuesWrittenOutAreAcceptedToo() {
         Map<String, String> env = Map.of(PERCENT, "20", MAX, "15", REFUSED, "100ms", FAILED, "5s", RETRIES, "5",
-                TIMEOUTS, "2", LOOKAHEAD, "2.0", ORDERED, "true", STALL, "30s");
+                TIMEOUTS, "2", LOOKAHEAD, "2.0", ORDERED, "true", STALL, "30s", JOBS, "0");
         assertEquals(EngineConfig.defaults(), EngineConfig.fromEnvironment(env));
     }
 
@@ -126,8 +131,9 @@ class EngineConfigEnvironmentTest {
         env.put(LOOKAHEAD, "1.25");
         env.put(ORDERED, "false");
         env.put(STALL, "45s");
+        env.put(JOBS, "64");
         assertEquals(new EngineConfig(25, 2, 12, Duration.ofMillis(50), Duration.ofSeconds(2), 3, 4, 1.25, false,
-                Duration.ofSeconds(45)), EngineConfig.fromEnvironment(env));
+                Duration.ofSeconds(45), 64), EngineConfig.fromEnvironment(env));
     }
 
     @ParameterizedTest(name = "{0}=''{1}''")
@@ -142,6 +148,7 @@ class EngineConfigEnvironmentTest {
             LOOKAHEAD + "|double", LOOKAHEAD + "|2,5", LOOKAHEAD + "|--1",
             ORDERED + "|yes", ORDERED + "|1", ORDERED + "|0", ORDERED + "|off", ORDERED + "|truee",
             STALL + "|30", STALL + "|soon", STALL + "|\"\"", STALL + "|0", STALL + "|0s", STALL + "|-30s",
+            JOBS + "|many", JOBS + "|32.0", JOBS + "|\"\"", JOBS + "|unlimited", JOBS + "|-1", JOBS + "|99999999999",
             // empty and blank
             PERCENT + "|\"\"", MAX + "|\"\"", REFUSED + "|\"\"", FAILED + "|\"\"", RETRIES + "|\"\"",
             TIMEOUTS + "|\"\"", LOOKAHEAD + "|\"\"", ORDERED + "|\"\"",
@@ -184,6 +191,13 @@ class EngineConfigEnvironmentTest {
         assertEquals(PERCENT + " is too large, was ' 2147483648'", rejection(PERCENT, " 2147483648"));
         assertEquals(TIMEOUTS + " is too small, was '-99999999999'", rejection(TIMEOUTS, "-99999999999"));
         assertEquals(MAX + " must be a whole number, was '9.5'", rejection(MAX, "9.5"));
+    }
+
+    @Test
+    void maxConcurrentJobsFromTheEnvironmentSaysZeroMeansUnlimited() {
+        assertEquals(JOBS + " must be >= 1, or 0 for unlimited, was '-4'", rejection(JOBS, "-4"));
+        assertEquals(EngineConfig.UNLIMITED_JOBS,
+                EngineConfig.fromEnvironment(Map.of(JOBS, "0")).maxConcurrentJobs());
     }
 
     private static String rejection(String variable, String value) {

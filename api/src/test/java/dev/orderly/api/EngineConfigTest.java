@@ -35,6 +35,8 @@ class EngineConfigTest {
         assertEquals(2, c.maxExecutionTimeouts());
         assertEquals(2.0, c.lookaheadFactor());
         assertTrue(c.ordered());
+        assertEquals(0, c.maxConcurrentJobs(), "unlimited");
+        assertEquals(EngineConfig.UNLIMITED_JOBS, c.maxConcurrentJobs());
     }
 
     @Test
@@ -54,8 +56,36 @@ class EngineConfigTest {
                 .maxExecutionTimeouts(4)
                 .lookaheadFactor(0.5)
                 .ordered(false)
+                .stallWarning(Duration.ofSeconds(3))
+                .maxConcurrentJobs(32)
                 .build();
-        assertEquals(new EngineConfig(50, 3, 30, Duration.ofMillis(7), Duration.ofSeconds(9), 11, 4, 0.5, false), c);
+        assertEquals(new EngineConfig(50, 3, 30, Duration.ofMillis(7), Duration.ofSeconds(9), 11, 4, 0.5, false,
+                Duration.ofSeconds(3), 32), c);
+    }
+
+    @Test
+    void theConstructorsWrittenBeforeMaxConcurrentJobsStillMakeAnUncappedConfig() {
+        EngineConfig nine = new EngineConfig(50, 3, 30, Duration.ofMillis(7), Duration.ofSeconds(9), 11, 4, 0.5, false);
+        EngineConfig ten = new EngineConfig(50, 3, 30, Duration.ofMillis(7), Duration.ofSeconds(9), 11, 4, 0.5, false,
+                Duration.ofSeconds(3));
+        assertEquals(EngineConfig.UNLIMITED_JOBS, nine.maxConcurrentJobs());
+        assertEquals(EngineConfig.DEFAULT_STALL_WARNING, nine.stallWarning());
+        assertEquals(EngineConfig.UNLIMITED_JOBS, ten.maxConcurrentJobs());
+        assertEquals(new EngineConfig(50, 3, 30, Duration.ofMillis(7), Duration.ofSeconds(9), 11, 4, 0.5, false,
+                Duration.ofSeconds(3), 0), ten);
+    }
+
+    @Test
+    void maxConcurrentJobsTakesPartInEqualityAndToString() {
+        EngineConfig capped = EngineConfig.builder().maxConcurrentJobs(32).build();
+        assertFalse(capped.equals(EngineConfig.defaults()));
+        assertFalse(capped.toString().equals(EngineConfig.defaults().toString()));
+        assertEquals(capped, EngineConfig.builder().maxConcurrentJobs(32).build());
+        assertTrue(capped.toString().endsWith(", maxConcurrentJobs=32]"), capped.toString());
+        assertTrue(EngineConfig.defaults().toString().contains("maxConcurrentJobs=0"),
+                EngineConfig.defaults().toString());
+        assertEquals(capped, capped.toBuilder().build());
+        assertEquals(EngineConfig.defaults(), capped.toBuilder().maxConcurrentJobs(0).build());
     }
 
     @Test
@@ -74,8 +104,11 @@ class EngineConfigTest {
     void theBoundsThemselvesAreAccepted() {
         EngineConfig c = EngineConfig.builder().launchWindowPercent(1).launchWindowMin(1).launchWindowMax(1)
                 .refusedDelay(Duration.ZERO).failureDelay(Duration.ZERO).maxFailures(1).maxExecutionTimeouts(1)
-                .lookaheadFactor(Double.MIN_VALUE).build();
+                .lookaheadFactor(Double.MIN_VALUE).maxConcurrentJobs(1).build();
         assertEquals(1, c.launchWindowMax());
+        assertEquals(1, c.maxConcurrentJobs());
+        assertEquals(Integer.MAX_VALUE,
+                EngineConfig.builder().maxConcurrentJobs(Integer.MAX_VALUE).build().maxConcurrentJobs());
         assertEquals(100, EngineConfig.builder().launchWindowPercent(100).build().launchWindowPercent());
         assertEquals(7, EngineConfig.builder().launchWindowMin(7).launchWindowMax(7).build().launchWindowMin());
     }
@@ -100,7 +133,9 @@ class EngineConfigTest {
                 bad("lookaheadFactor", "NaN", b -> b.lookaheadFactor(Double.NaN)),
                 bad("lookaheadFactor", "Infinity", b -> b.lookaheadFactor(Double.POSITIVE_INFINITY)),
                 bad("lookaheadFactor", "1.0E300", b -> b.lookaheadFactor(1e300)),
-                bad("lookaheadFactor", "1000.5", b -> b.lookaheadFactor(1000.5)));
+                bad("lookaheadFactor", "1000.5", b -> b.lookaheadFactor(1000.5)),
+                bad("maxConcurrentJobs", "-1", b -> b.maxConcurrentJobs(-1)),
+                bad("maxConcurrentJobs", "-2147483648", b -> b.maxConcurrentJobs(Integer.MIN_VALUE)));
     }
 
     private static Arguments bad(String field, String value, UnaryOperator<EngineConfig.Builder> change) {

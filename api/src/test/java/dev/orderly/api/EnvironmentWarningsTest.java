@@ -46,6 +46,14 @@ class EnvironmentWarningsTest {
     }
 
     @Test
+    void theEngineWideJobCapIsAVariableOrderlyReadsAndItsTyposAreNamed() {
+        assertEquals(List.of(), EngineConfig.environmentWarnings(Map.of(EngineConfig.ENV_MAX_CONCURRENT_JOBS, "32")));
+        assertEquals(List.of("SUBSTREAMS_TIER1_MAX_SUBREQUEST is not a variable Orderly reads; did you mean"
+                + " SUBSTREAMS_TIER1_MAX_SUBREQUESTS?"),
+                EngineConfig.environmentWarnings(Map.of("SUBSTREAMS_TIER1_MAX_SUBREQUEST", "32")));
+    }
+
+    @Test
     void everyVariableTheConfigurationDeclaresIsKnownSoNoneIsTakenForATypo() throws Exception {
         java.util.Set<String> declared = new java.util.TreeSet<>();
         for (java.lang.reflect.Field f : EngineConfig.class.getFields()) {

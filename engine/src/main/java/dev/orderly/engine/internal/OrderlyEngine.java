@@ -21,7 +21,9 @@ import org.slf4j.LoggerFactory;
  * The {@link Engine}: wires, for each request, a scheduler, a dial gate (the launch queue, or the unordered
  * baseline's per-job delay), a job runner, an output walker and a request scope, runs it, and logs one summary line.
  *
- * <p>Immutable and thread-safe: each request gets its own parts, so many requests run at once on one engine.
+ * <p>Thread-safe: each request gets its own parts, so many requests run at once on one engine. The one thing they
+ * share is the engine-wide job cap ({@code EngineConfig.maxConcurrentJobs}), when there is one: an
+ * {@link EngineJobCap} that each request's scheduler asks before it hands a job out.
  */
 public final class OrderlyEngine implements Engine {
 
@@ -30,6 +32,8 @@ public final class OrderlyEngine implements Engine {
     private final EngineConfig config;
     private final Consumer<Thread> threadObserver;
     private final RequestScope.Factory scopes;
+    // null when maxConcurrentJobs is unlimited: then nothing is shared and nothing is counted
+    private final EngineJobCap jobCap;
 
     /** An engine with {@code config}. */
     public OrderlyEngine(EngineConfig config) {
@@ -47,6 +51,13 @@ public final class OrderlyEngine implements Engine {
         this.config = Objects.requireNonNull(config, "config");
         this.threadObserver = Objects.requireNonNull(threadObserver, "threadObserver");
         this.scopes = RequestScopes.chosen().factory();
+        this.jobCap = config.maxConcurrentJobs() == EngineConfig.UNLIMITED_JOBS ? null
+                : new EngineJobCap(config.maxConcurrentJobs());
+    }
+
+    /** The engine-wide job cap, or null when it is unlimited (a diagnostic for tests). */
+    EngineJobCap jobCap() {
+        return jobCap;
     }
 
     @Override
@@ -64,7 +75,8 @@ public final class OrderlyEngine implements Engine {
         // JFR events are derived from the listener events, so the launch queue's paths carry no JFR code.
         RequestListener listener = new JfrListener(id, safe);
         long lookahead = Scheduler.lookahead(config.lookaheadFactor(), plan.workers());
-        Scheduler scheduler = new Scheduler(plan, lookahead, request.resume());
+        JobPermits permits = jobCap == null ? JobPermits.UNLIMITED : jobCap.join(id);
+        Scheduler scheduler = new Scheduler(plan, lookahead, request.resume(), permits);
         DialGate gate = config.ordered()
                 ? new QueueGate(new LaunchQueue(plan.workers(), config, listener::onQueued))
                 : new DelayGate(config);
@@ -83,6 +95,8 @@ public final class OrderlyEngine implements Engine {
         try {
             return runScoped(request, scope, walker, runner, scheduler, running, counters, listener);
         } finally {
+            // Every thread of the request has ended: its share of the engine-wide cap is the others'.
+            permits.close();
             safe.logFailuresAfterTheFirst(id);
         }
     }

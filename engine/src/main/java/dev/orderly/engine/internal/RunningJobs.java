@@ -4,6 +4,7 @@ import dev.orderly.api.JobKey;
 import dev.orderly.api.Tier2Call;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,7 +33,11 @@ final class RunningJobs {
         return handle;
     }
 
-    /** The job of {@code handle} has ended; it is never interrupted after this. */
+    /**
+     * The job of {@code handle} has ended; it is never interrupted after this. If {@link Handle#cancel()} is closing
+     * its call on another thread, this waits until that close has returned: a job counts as alive (for its worker
+     * and the engine-wide cap) until its call is closed, so a tier2 never sees more open calls than alive jobs.
+     */
     void end(Handle handle) {
         handle.end();
         jobs.remove(handle.key, handle);
@@ -89,7 +94,9 @@ final class RunningJobs {
      * One running job: its thread and, while it waits on a tier2, its call. The call is closed exactly once, by
      * whichever comes first: the job when it is done with it, or {@link #cancel()}.
      *
-     * <p>Guarded by {@code lock}: {@code call}, {@code cancelled}, {@code withdrawn}, {@code dialing}, {@code ended}.
+     * <p>Guarded by {@code lock}: {@code call}, {@code cancelled}, {@code withdrawn}, {@code dialing}, {@code ended},
+     * {@code closing} (true while {@link #cancel()} closes the call outside the lock; {@code closed} is signalled
+     * when it turns false, and only the job's own thread, in {@link #end()}, waits on it).
      * Once {@code cancelled} or {@code withdrawn}, the job attaches no call and starts no dial; a job is withdrawn only
      * while it has no call, and is interrupted for it only while it is not dialing; once {@code ended} (or
      * {@linkplain #settle() settled}), its thread is never interrupted.
@@ -103,6 +110,8 @@ final class RunningJobs {
         private boolean withdrawn;
         private boolean dialing;
         private boolean ended;
+        private boolean closing;
+        private final Condition closed = lock.newCondition();
 
         private Handle(JobKey key, Thread thread) {
             this.key = key;
@@ -220,6 +229,10 @@ final class RunningJobs {
             lock.lock();
             try {
                 ended = true;
+                while (closing) {
+                    // Keeps a pending interrupt set; the close runs on the canceller's thread and does not need us.
+                    closed.awaitUninterruptibly();
+                }
             } finally {
                 lock.unlock();
             }
@@ -236,6 +249,7 @@ final class RunningJobs {
                 cancelled = true;
                 toClose = call;
                 call = null;
+                closing = toClose != null;
                 // Interrupt under the lock, so the job can not have ended (and its thread moved on) in between.
                 if (toClose == null) {
                     thread.interrupt();
@@ -245,7 +259,17 @@ final class RunningJobs {
             }
             if (toClose != null) {
                 LOG.debug("{} no longer needed; closing its call", key);
-                close(toClose, key);
+                try {
+                    close(toClose, key);
+                } finally {
+                    lock.lock();
+                    try {
+                        closing = false;
+                        closed.signal();
+                    } finally {
+                        lock.unlock();
+                    }
+                }
                 lock.lock();
                 try {
                     if (!ended) {

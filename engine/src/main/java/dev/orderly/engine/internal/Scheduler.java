@@ -26,6 +26,11 @@ import java.util.concurrent.locks.ReentrantLock;
  *       told of the failure, stops the request.
  *   <li>With resume, no unit of a segment is handed out before the walker has looked the segment up in the store
  *       ({@link #checked}); a segment found there is DONE at every stage and never handed out.
+ *   <li>Under an engine-wide job cap ({@code permits}), every alive job holds one permit: one is taken just before a
+ *       unit is handed out, and released exactly when {@code alive} goes down. The unit is picked only once the
+ *       permit is held, so the request's next permit always goes to its lowest launchable unit. The owner waits for
+ *       a permit in {@link JobPermits#awaitPermit} with {@code lock} released, so jobs can end meanwhile; a permit
+ *       handed to it that it can not use at once (nothing to launch, or stopped) is given on before it waits here.
  * </ul>
  *
  * <p>Every private helper asserts that it runs under {@code lock}, and every change ends by asserting
@@ -42,6 +47,8 @@ final class Scheduler {
     private final int workers;
     private final long startSegment;
     private final int stages;
+    // Its own lock, taken inside this one (never the other way round).
+    private final JobPermits permits;
 
     // guarded by lock
     private final UnitBoard board;
@@ -65,6 +72,14 @@ final class Scheduler {
      *     and {@link #checked}) before any of its units may launch
      */
     Scheduler(RequestPlan plan, long lookahead, boolean resume) {
+        this(plan, lookahead, resume, JobPermits.UNLIMITED);
+    }
+
+    /**
+     * @param permits the request's permits under the engine-wide job cap, or {@link JobPermits#UNLIMITED}
+     */
+    Scheduler(RequestPlan plan, long lookahead, boolean resume, JobPermits permits) {
+        this.permits = permits;
         this.workers = plan.workers();
         this.startSegment = plan.startSegment();
         this.stages = plan.stages();
@@ -115,27 +130,40 @@ final class Scheduler {
     }
 
     /**
-     * Waits until a worker is free and a unit may run, marks it SCHEDULED and returns it; returns null once every
-     * segment was delivered or the request was {@linkplain #stop() stopped}.
+     * Waits until a worker is free, a unit may run and (under an engine-wide cap) the request holds a permit for it,
+     * marks it SCHEDULED and returns it; returns null once every segment was delivered or the request was
+     * {@linkplain #stop() stopped}.
      */
     Launch awaitNextJob() throws InterruptedException {
-        lock.lock();
-        try {
-            while (!stopped && !failed && !board.finished()) {
-                if (alive < workers) {
-                    JobKey key = board.next();
-                    if (key != null) {
-                        board.scheduled(key);
-                        alive++;
-                        assert invariantsHold() : this;
-                        return new Launch(key, board.prior(key));
+        while (true) {
+            lock.lock();
+            try {
+                while (true) {
+                    if (stopped || failed || board.finished()) {
+                        permits.withdraw();
+                        return null;
                     }
+                    if (alive < workers) {
+                        JobKey key = board.next();
+                        if (key != null) {
+                            if (!permits.take()) {
+                                break;
+                            }
+                            board.scheduled(key);
+                            alive++;
+                            assert invariantsHold() : this;
+                            return new Launch(key, board.prior(key));
+                        }
+                    }
+                    // Nothing to launch now: a permit handed to this request meanwhile goes to another at once.
+                    permits.withdraw();
+                    launchable.await();
                 }
-                launchable.await();
+            } finally {
+                lock.unlock();
             }
-            return null;
-        } finally {
-            lock.unlock();
+            // Outside this lock, so that jobs can end (and free permits) while the owner waits for one.
+            permits.awaitPermit();
         }
     }
 
@@ -149,6 +177,11 @@ final class Scheduler {
             alive--;
             if (succeeded) {
                 board.done(key, counts);
+            }
+            // A request with its next unit ready takes its turn for the permit this job frees, with the others.
+            // (Only under a cap: with none, nothing is shared and a job's end costs no look at the board.)
+            if (permits != JobPermits.UNLIMITED) {
+                permits.release(!stopped && !failed && !board.finished() && board.next() != null);
             }
             changed();
         } finally {
@@ -168,7 +201,10 @@ final class Scheduler {
         lock.lock();
         try {
             alive--;
+            permits.release();
             failed = true;
+            // Its share of the engine-wide cap goes to the others at once; its owner stops waiting for a permit.
+            permits.close();
             changed();
         } finally {
             lock.unlock();
@@ -269,8 +305,9 @@ final class Scheduler {
 
     /**
      * The output of {@code segment} was missing after its job succeeded: its last stage runs again. Returns whether
-     * every worker is taken: then the re-run, which the client waits for, must not wait for a job to end, and the
-     * caller has the highest job that is not on a tier2 give its worker up ({@link #jobWithdrawn}).
+     * every worker is taken, or (under an engine-wide cap) no permit is to be had while the request has jobs alive:
+     * then the re-run, which the client waits for, must not wait for a job to end, and the caller has the highest job
+     * that is not on a tier2 give its worker up ({@link #jobWithdrawn}, which keeps its permit for the re-run).
      */
     boolean rerun(long segment) {
         lock.lock();
@@ -278,7 +315,8 @@ final class Scheduler {
             requireReading(segment);
             board.rerun();
             changed();
-            return alive >= workers;
+            // Under an engine-wide cap with no permit to be had, a worker of its own is what the re-run can use.
+            return alive >= workers || (alive > 0 && permits.wouldWait());
         } finally {
             lock.unlock();
         }
@@ -292,6 +330,8 @@ final class Scheduler {
         lock.lock();
         try {
             alive--;
+            // Withdrawn for the client's re-run: its permit stays with this request, for that re-run.
+            permits.keep();
             board.withdrawn(key);
             changed();
         } finally {
@@ -304,6 +344,7 @@ final class Scheduler {
         lock.lock();
         try {
             stopped = true;
+            permits.close();
             launchable.signalAll();
             outputReady.signalAll();
         } finally {

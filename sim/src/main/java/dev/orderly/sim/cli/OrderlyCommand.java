@@ -53,7 +53,8 @@ import picocli.CommandLine.Spec;
                     + " variables use the same form); --time-scale sets how fast it runs.",
             "The engine reads its environment variables (SUBSTREAMS_WORKER_LAUNCH_WINDOW_PERCENT, _LAUNCH_WINDOW_MAX,"
                     + " _OVERLOADED_RETRY_DELAY, _FAILED_RETRY_DELAY, _MAX_RETRIES, _MAX_TIMEOUT_RETRIES,"
-                    + " ORDERLY_LOOKAHEAD_FACTOR) as an embedded engine would; an option overrides its variable, and a"
+                    + " ORDERLY_LOOKAHEAD_FACTOR, SUBSTREAMS_TIER1_MAX_SUBREQUESTS) as an embedded engine would; an"
+                    + " option overrides its variable, and a"
                     + " bad value is an error naming it. ORDERLY_ORDERED_LAUNCH is checked but not used: --strategy"
                     + " sets each run's."},
         exitCodeListHeading = "%nExit codes:%n",
@@ -295,9 +296,10 @@ public final class OrderlyCommand implements Callable<Integer> {
                 DurationConverter.format(s.refusedDelay()), DurationConverter.format(s.failureDelay()));
         EngineConfig e = s.engine();
         out.printf(Locale.ROOT, "  engine: window %d%% of workers (%d..%d), max failures %d, max timeouts %d,"
-                        + " look-ahead %s%n",
+                        + " look-ahead %s%s%n",
                 e.launchWindowPercent(), e.launchWindowMin(), e.launchWindowMax(), e.maxFailures(),
-                e.maxExecutionTimeouts(), e.lookaheadFactor());
+                e.maxExecutionTimeouts(), e.lookaheadFactor(), e.maxConcurrentJobs() == EngineConfig.UNLIMITED_JOBS
+                        ? "" : ", at most " + e.maxConcurrentJobs() + " jobs alive per engine");
         FaultRates r = f.faults();
         out.printf(Locale.ROOT, "  faults: unreachable %s, execution timeout %s, retryable %s, fatal %s, output"
                         + " missing %s; seed %d; time scale %s (1 simulated s = %.0f ms wall)%n",

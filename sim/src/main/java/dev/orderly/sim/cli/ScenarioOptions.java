@@ -112,6 +112,11 @@ final class ScenarioOptions {
                     + " 2.0, or $ORDERLY_LOOKAHEAD_FACTOR).")
     private Double lookahead;
 
+    @Option(names = "--max-concurrent-jobs", paramLabel = "N",
+            description = "Engine: the most jobs alive at once across all the tenants of one engine (each strategy"
+                    + " has its own), shared fairly; 0 = unlimited (default: 0, or $SUBSTREAMS_TIER1_MAX_SUBREQUESTS).")
+    private Integer maxConcurrentJobs;
+
     @Option(names = "--unreachable-rate", paramLabel = "P", defaultValue = "0.01",
             description = "Fault: probability a dial finds no healthy upstream (default: ${DEFAULT-VALUE}).")
     private double unreachableRate;
@@ -224,6 +229,10 @@ final class ScenarioOptions {
         if (lookahead != null) {
             check(cl, "--lookahead-factor", lookahead > 0 && lookahead <= 1000, lookahead, "> 0 and <= 1000");
             b.lookaheadFactor(lookahead);
+        }
+        if (maxConcurrentJobs != null) {
+            check(cl, "--max-concurrent-jobs", maxConcurrentJobs >= 0, maxConcurrentJobs, ">= 1, or 0 for unlimited");
+            b.maxConcurrentJobs(maxConcurrentJobs);
         }
         try {
             return b.build();

@@ -129,4 +129,14 @@ class NewcomerFindingsTest {
         assertOneLineExit2(bad);
         assertTrue(bad.line().contains("--max-execution-timeouts must be >= 1, was 0"), bad.line());
     }
+
+    @Test
+    void theEngineWideJobCapIsAnOptionNamedForItsField(@TempDir Path dir) {
+        Outcome o = run("--tenants=2", "--segments=4", "--time-scale=50", "--strategy=ordered", "-q", "-o",
+                dir.resolve("t.svg").toString(), "--max-concurrent-jobs=3");
+        assertEquals(0, o.code(), o.out() + o.err());
+        Outcome bad = run("--max-concurrent-jobs=-2");
+        assertOneLineExit2(bad);
+        assertTrue(bad.line().contains("--max-concurrent-jobs must be >= 1, or 0 for unlimited, was -2"), bad.line());
+    }
 }

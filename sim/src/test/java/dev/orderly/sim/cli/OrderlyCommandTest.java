@@ -75,6 +75,8 @@ class OrderlyCommandTest {
         "--max-failures=0|--max-failures",
         "--max-timeouts=0|--max-execution-timeouts",
         "--lookahead=0|--lookahead-factor",
+        "--max-concurrent-jobs=-1|--max-concurrent-jobs",
+        "--max-concurrent-jobs=many|--max-concurrent-jobs",
         "--output=|--output",
     })
     void aBadOptionGetsOneLineNamingItAndExitCode2(String arg, String option) {
