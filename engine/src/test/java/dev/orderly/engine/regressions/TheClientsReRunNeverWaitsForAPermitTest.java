@@ -1,4 +1,4 @@
-package dev.orderly.engine;
+package dev.orderly.engine.regressions;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -14,6 +14,12 @@ import dev.orderly.api.RequestResult;
 import dev.orderly.api.Tier2Call;
 import dev.orderly.api.Tier2Client;
 import dev.orderly.api.Tier2Exception;
+import dev.orderly.engine.Background;
+import dev.orderly.engine.Fixtures;
+import dev.orderly.engine.InMemoryOutputStore;
+import dev.orderly.engine.Orderly;
+import dev.orderly.engine.RecordingClient;
+import dev.orderly.testing.ScriptedTier2;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -62,7 +68,7 @@ class TheClientsReRunNeverWaitsForAPermitTest {
                         release.await();
                     }
                     if (segment != 0 || job.attempt() > 1) {
-                        written.write(segment, StubTier2.outputOf(segment));
+                        written.write(segment, ScriptedTier2.outputOf(segment));
                     }
                 }
             };
