@@ -40,7 +40,7 @@ final class LaunchQueueUnderTest implements QueueUnderTest {
 
     @Override
     public long wakeUps() {
-        return queue.wakeUps();
+        return queue.stats().wakeUps();
     }
 
     @Override

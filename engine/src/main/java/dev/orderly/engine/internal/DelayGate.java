@@ -2,6 +2,7 @@ package dev.orderly.engine.internal;
 
 import dev.orderly.api.EngineConfig;
 import dev.orderly.api.JobKey;
+import dev.orderly.engine.DialGate;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;

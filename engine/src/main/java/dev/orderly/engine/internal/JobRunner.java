@@ -3,6 +3,7 @@ package dev.orderly.engine.internal;
 import dev.orderly.api.EngineConfig;
 import dev.orderly.api.Job;
 import dev.orderly.api.JobKey;
+import dev.orderly.engine.DialGate;
 import dev.orderly.api.RequestFailedException;
 import dev.orderly.api.RequestListener;
 import dev.orderly.api.Tier2Call;

@@ -8,6 +8,7 @@ import dev.orderly.api.RequestFailedException;
 import dev.orderly.api.RequestListener;
 import dev.orderly.api.RequestPlan;
 import dev.orderly.api.RequestResult;
+import dev.orderly.engine.DialGate;
 import dev.orderly.engine.LaunchQueue;
 import dev.orderly.engine.internal.jfr.JfrListener;
 import java.util.Objects;
@@ -66,7 +67,7 @@ public final class OrderlyEngine implements Engine {
         long lookahead = Scheduler.lookahead(config.lookaheadFactor(), plan.workers());
         Scheduler scheduler = new Scheduler(plan, lookahead, request.resume());
         DialGate gate = config.ordered()
-                ? new QueueGate(new LaunchQueue(plan.workers(), config, listener::onQueued))
+                ? new LaunchQueue(plan.workers(), config, listener::onQueued)
                 : new DelayGate(config);
         RunningJobs running = new RunningJobs();
         StallWatch stall = new StallWatch(id, config.stallWarning());
