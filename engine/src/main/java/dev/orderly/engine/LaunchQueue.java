@@ -1,5 +1,6 @@
 package dev.orderly.engine;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import dev.orderly.api.EngineConfig;
 import dev.orderly.api.JobKey;
 import dev.orderly.engine.LaunchBook.Entry;
@@ -104,18 +105,19 @@ public final class LaunchQueue implements DialGate {
     }
 
     private final ReentrantLock lock = new ReentrantLock();
+    private final int window;
     private final long refusedDelayNanos;
     private final long failureDelayNanos;
     private final Consumer<? super JobKey> onJoin;
     private final LongSupplier nanoTime;
 
-    // guarded by lock
+    @GuardedBy("lock")
     private final LaunchBook book;
     // written under the lock after each change of the book's size, read without it by slotFreed
     private volatile int queuedCount;
-    // guarded by lock
+    @GuardedBy("lock")
     private long wakeUps;
-    // guarded by lock
+    @GuardedBy("lock")
     private long wakeUpsOutsideWindow;
 
     /**
@@ -163,6 +165,7 @@ public final class LaunchQueue implements DialGate {
 
     private LaunchQueue(int window, long refusedDelayNanos, long failureDelayNanos, Consumer<? super JobKey> onJoin,
             LongSupplier nanoTime) {
+        this.window = window;
         this.book = new LaunchBook(window, LaunchQueue::wake, lock);
         this.refusedDelayNanos = refusedDelayNanos;
         this.failureDelayNanos = failureDelayNanos;
@@ -197,7 +200,7 @@ public final class LaunchQueue implements DialGate {
 
     /** The number of queued jobs that may dial at once. */
     public int windowSize() {
-        return book.window();
+        return window;
     }
 
     /**
@@ -277,6 +280,7 @@ public final class LaunchQueue implements DialGate {
     }
 
     /** Waits on {@code entry.turn} until the book lets the job dial (it then holds a dial slot), or its key leaves. */
+    @GuardedBy("lock")
     private void waitForTurn(Entry entry) throws InterruptedException {
         assert lock.isHeldByCurrentThread();
         boolean woken = false;
@@ -413,6 +417,7 @@ public final class LaunchQueue implements DialGate {
     }
 
     /** Under the lock, after a change of the book: keeps {@code queuedCount} its size, and checks the invariants. */
+    @GuardedBy("lock")
     private void changed() {
         int size = book.size();
         if (size != queuedCount) {
@@ -421,6 +426,7 @@ public final class LaunchQueue implements DialGate {
         assert invariantsHold();
     }
 
+    @GuardedBy("lock")
     private boolean invariantsHold() {
         assert lock.isHeldByCurrentThread();
         if (queuedCount != book.size()) {
@@ -474,7 +480,7 @@ public final class LaunchQueue implements DialGate {
     /** The window and the delays, for log lines. */
     @Override
     public String toString() {
-        return "LaunchQueue[window=" + book.window() + ", refusedDelay="
+        return "LaunchQueue[window=" + window + ", refusedDelay="
                 + TimeUnit.NANOSECONDS.toMillis(refusedDelayNanos) + "ms, failureDelay="
                 + TimeUnit.NANOSECONDS.toMillis(failureDelayNanos) + "ms]";
     }

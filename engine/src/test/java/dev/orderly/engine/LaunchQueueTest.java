@@ -183,7 +183,9 @@ class LaunchQueueTest {
 
     @Test
     void aTimerDoesNotWakeAJobOutsideTheWindow() {
-        LaunchQueue queue = new LaunchQueue(10, config(Duration.ofMillis(300), LONG)); // window 2
+        // Both timed waits must be seen before either timer ends: 2 s, not the 300 ms this test once had, which a
+        // loaded machine (load average 20 on 2 cores) overran before the test thread saw (4,0) in its timed wait.
+        LaunchQueue queue = new LaunchQueue(10, config(Duration.ofSeconds(2), LONG)); // window 2
         queue.refused(key(3, 0));
         queue.refused(key(4, 0));
         TurnWaiter three = waitFor(queue, key(3, 0));

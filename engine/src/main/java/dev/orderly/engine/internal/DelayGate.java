@@ -1,5 +1,6 @@
 package dev.orderly.engine.internal;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import dev.orderly.api.EngineConfig;
 import dev.orderly.api.JobKey;
 import dev.orderly.engine.DialGate;
@@ -64,6 +65,7 @@ final class DelayGate implements DialGate {
     }
 
     /** Waits, costing no CPU, until {@code until} on the gate's clock, or throws when interrupted. */
+    @GuardedBy("lock")
     private void awaitUntil(long until) throws InterruptedException {
         assert lock.isHeldByCurrentThread();
         long wait;
