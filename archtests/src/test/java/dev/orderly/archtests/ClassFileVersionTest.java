@@ -36,11 +36,15 @@ class ClassFileVersionTest {
     private static final int JAVA_25 = 69;
     private static final int PREVIEW = 0xFFFF;
     private static final String THE_PREVIEW_CLASS = "dev/orderly/engine/internal/StructuredRequestScope.class";
+    /** The module descriptors are compiled apart at release 11, so that any tool from Java 11 on reads them. */
+    private static final int JAVA_11 = 55;
+    private static final String DESCRIPTOR = "module-info.class";
 
     @Test
     void everyApiClassIsJava21WithoutPreview() throws Exception {
         Map<String, String> versions = versions(Engine.class);
         assertTrue(versions.size() > 10, "api classes found: " + versions.keySet());
+        assertEquals(JAVA_11 + ".0", versions.remove(DESCRIPTOR), "the api's module descriptor");
         assertEquals(Map.of(), notJava21(versions));
     }
 
@@ -50,6 +54,7 @@ class ClassFileVersionTest {
         assertTrue(versions.size() > 10, "engine classes found: " + versions.keySet());
         assertEquals(JAVA_25 + "." + PREVIEW, versions.remove(THE_PREVIEW_CLASS),
                 "the StructuredTaskScope request scope must be there, compiled for 25 with preview");
+        assertEquals(JAVA_11 + ".0", versions.remove(DESCRIPTOR), "the engine's module descriptor");
         assertEquals(Map.of(), notJava21(versions));
     }
 

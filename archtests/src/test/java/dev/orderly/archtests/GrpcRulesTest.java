@@ -31,8 +31,8 @@ class GrpcRulesTest {
     }
 
     @Test
-    void grpcUsesOnlyThePublicEngine() {
-        GrpcRules.grpcUsesOnlyThePublicEngine("dev.orderly.grpc..").check(PRODUCTION);
+    void grpcSeesOnlyTheApi() {
+        GrpcRules.grpcSeesOnlyTheApi("dev.orderly.grpc..").check(PRODUCTION);
     }
 
     @Test

@@ -4,7 +4,7 @@
  * REFUSED, an unreachable or draining one UNREACHABLE), and {@link dev.orderly.grpc.Tier2Server}, a tier2 with an
  * admission limit, health status and drain, running a {@link dev.orderly.grpc.JobWorker} per job.
  *
- * <p>This module depends on the api and on {@code dev.orderly.engine} only, like any embedder; the engine knows
- * nothing of gRPC.
+ * <p>This module depends on the api only: run it with the engine ({@code dev.orderly:orderly-engine}); the engine
+ * knows nothing of gRPC.
  */
 package dev.orderly.grpc;
