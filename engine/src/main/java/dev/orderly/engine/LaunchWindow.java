@@ -45,6 +45,6 @@ public record LaunchWindow(int percent, int min, int max) {
             throw new IllegalArgumentException("workers must be >= 1, was " + workers);
         }
         long share = (long) workers * percent / 100;
-        return (int) Math.clamp(share, min, max);
+        return Math.clamp(share, min, max);
     }
 }
