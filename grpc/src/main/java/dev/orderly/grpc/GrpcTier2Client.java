@@ -5,6 +5,7 @@ import dev.orderly.api.Job;
 import dev.orderly.api.Tier2Call;
 import dev.orderly.api.Tier2Client;
 import dev.orderly.api.Tier2Exception;
+import dev.orderly.grpc.proto.Priority;
 import dev.orderly.grpc.proto.ProcessRangeRequest;
 import dev.orderly.grpc.proto.ProcessRangeResponse;
 import io.grpc.CallOptions;
@@ -41,6 +42,9 @@ import java.util.function.Supplier;
  */
 public final class GrpcTier2Client implements Tier2Client, AutoCloseable {
 
+    /** The longest wait a condition can take in nanoseconds (about 292 years): longer waits are this. */
+    private static final Duration LONGEST = Duration.ofNanos(Long.MAX_VALUE);
+
     /*
      * A dial not admitted within admissionTimeout almost always met an instance that accepts bytes and answers
      * nothing (SIGSTOP, a dead link, a wedged process): its connection is still READY and its health watch still
@@ -55,6 +59,8 @@ public final class GrpcTier2Client implements Tier2Client, AutoCloseable {
     private final String target;
     private final Duration callTimeout;
     private final Duration admissionTimeout;
+    private final Duration admissionWait;
+    private final Duration admissionLimit;
     private final int maxMessageSize;
     private final Function<Job, byte[]> work;
     private final AtomicLong lastReconnectNanos = new AtomicLong(System.nanoTime());
@@ -67,6 +73,8 @@ public final class GrpcTier2Client implements Tier2Client, AutoCloseable {
         this.target = target;
         this.callTimeout = b.callTimeout;
         this.admissionTimeout = b.admissionTimeout;
+        this.admissionWait = b.admissionWait;
+        this.admissionLimit = saturated(b.admissionTimeout, b.admissionWait);
         this.maxMessageSize = b.maxMessageSize;
         this.work = b.work;
         this.lastReconnectNanos.addAndGet(-admissionTimeout.toNanos());
@@ -84,13 +92,18 @@ public final class GrpcTier2Client implements Tier2Client, AutoCloseable {
             throw new InterruptedException("dial of " + job.key() + " cancelled before it started");
         }
         byte[] bytes = work.apply(job);
-        ProcessRangeRequest request = ProcessRangeRequest.newBuilder()
+        ProcessRangeRequest.Builder rb = ProcessRangeRequest.newBuilder()
                 .setRequestId(job.requestId())
                 .setSegment(job.key().segment())
                 .setStage(job.key().stage())
                 .setAttempt(job.attempt())
-                .setWork(bytes == null ? ByteString.EMPTY : ByteString.copyFrom(bytes))
-                .build();
+                .setWork(bytes == null ? ByteString.EMPTY : ByteString.copyFrom(bytes));
+        if (admissionWait.isPositive()) {
+            // without it the request is the same bytes an older client sends: refused at once when full
+            rb.setPriority(Priority.newBuilder().setTenant(job.requestId()).setRank(job.rank())
+                    .setMaxWaitMs(waitMillis(admissionWait)));
+        }
+        ProcessRangeRequest request = rb.build();
         int size = request.getSerializedSize();
         if (size > maxMessageSize) {
             throw Tier2Exception.fatal("work of segment " + job.key().segment() + " stage " + job.key().stage()
@@ -110,7 +123,8 @@ public final class GrpcTier2Client implements Tier2Client, AutoCloseable {
             throw StatusMapping.toException(Status.fromThrowable(e), false, call.what());
         }
         try {
-            if (!call.awaitAdmitted(admissionTimeout)) {
+            // a dial that may wait in a tier2's room is neither admitted nor refused for up to its wait
+            if (!call.awaitAdmitted(admissionLimit)) {
                 call.close();
                 boolean reconnecting = reconnect();
                 throw Tier2Exception.unreachable(call.what() + ": neither admitted nor refused within "
@@ -122,6 +136,20 @@ public final class GrpcTier2Client implements Tier2Client, AutoCloseable {
             throw e;
         }
         return call;
+    }
+
+    /** Whole milliseconds, rounded up: a wait under 1 ms must not become 0, which means "do not wait". */
+    private static long waitMillis(Duration wait) {
+        if (wait.compareTo(LONGEST) >= 0) {
+            return LONGEST.toMillis();
+        }
+        long ms = wait.toMillis();
+        return wait.minusMillis(ms).isZero() ? ms : ms + 1;
+    }
+
+    /** {@code a + b}, at most {@link #LONGEST}. */
+    private static Duration saturated(Duration a, Duration b) {
+        return a.compareTo(LONGEST.minus(b.compareTo(LONGEST) >= 0 ? LONGEST : b)) >= 0 ? LONGEST : a.plus(b);
     }
 
     /** Rebuilds the channel's connections, at most once per admission timeout; whether it did now. */
@@ -169,6 +197,7 @@ public final class GrpcTier2Client implements Tier2Client, AutoCloseable {
         Duration callTimeout;
         Function<Job, byte[]> work = job -> null;
         Duration admissionTimeout = Duration.ofSeconds(10);
+        Duration admissionWait = Duration.ZERO;
         Duration keepAliveTime = Duration.ofSeconds(10);
         Duration keepAliveTimeout = Duration.ofSeconds(5);
         int maxMessageSize = 4 * 1024 * 1024;
@@ -251,6 +280,22 @@ public final class GrpcTier2Client implements Tier2Client, AutoCloseable {
          */
         public Builder admissionTimeout(Duration timeout) {
             this.admissionTimeout = positive("admissionTimeout", timeout);
+            return this;
+        }
+
+        /**
+         * How long a dial may wait for a slot at a full tier2 that has a waiting room (sent as
+         * {@code priority.max_wait_ms}, with the job's request id as its tenant and {@link Job#rank()} as its rank;
+         * the tier2 waits at most its own limit). A dial still refused when the wait ends is REFUSED, as at once:
+         * nothing ran, so waiting is free. A tier2 without a room refuses at once as before. A dial is given
+         * {@code admissionTimeout} on top of this wait before it counts as unanswered. Default 0: do not wait.
+         */
+        public Builder admissionWait(Duration wait) {
+            Objects.requireNonNull(wait, "admissionWait");
+            if (wait.isNegative()) {
+                throw new IllegalArgumentException("admissionWait must be >= 0, was " + wait);
+            }
+            this.admissionWait = wait;
             return this;
         }
 

@@ -36,7 +36,8 @@ import org.slf4j.LoggerFactory;
  * {@code thread} is set once, before the job can be cancelled by anyone but gRPC; {@code stopped} is set once, by the
  * first stop. A stop that comes before the thread exists is seen by the thread when it starts, so none is lost.
  * {@code ended} turns true once, when the call's end is sent, by the stopper or by the job's thread, whichever comes
- * first (or when the call was cancelled); nothing is sent after it.
+ * first (or when the call was cancelled); nothing is sent after it. {@code executionLimit} is set once, at the start,
+ * and cancelled when the job's thread is done.
  *
  * <p>After {@code Admitted}, every message goes out under {@code lock}: gRPC's stream observer is not thread-safe, and
  * the worker may send updates from threads of its own ({@link JobContext#sendUpdate}) while the job's thread sends the
@@ -54,7 +55,7 @@ final class ServerJob implements Runnable {
     private final JobWorker worker;
     private final JobOutputs outputs;
     private final ServerCallStreamObserver<ProcessRangeResponse> responses;
-    private final AdmissionLimit slots;
+    private final Runnable releaseSlot;
     private final Consumer<ServerJob> onEnd;
     private final ReentrantLock lock = new ReentrantLock();
 
@@ -64,37 +65,46 @@ final class ServerJob implements Runnable {
     private Why stopped;
     // guarded by lock
     private boolean ended;
+    // guarded by lock
+    private ScheduledFuture<?> executionLimit;
 
-    /** @param outputs where {@link JobContext#writeOutput} writes; null when the server has none */
+    /**
+     * @param outputs where {@link JobContext#writeOutput} writes; null when the server has none
+     * @param releaseSlot gives the job's slot back; run exactly once, when the job's thread is done
+     */
     ServerJob(Job job, byte[] work, JobWorker worker, JobOutputs outputs,
-              ServerCallStreamObserver<ProcessRangeResponse> responses, AdmissionLimit slots,
+              ServerCallStreamObserver<ProcessRangeResponse> responses, Runnable releaseSlot,
               Consumer<ServerJob> onEnd) {
         this.job = job;
         this.work = work;
         this.worker = worker;
         this.outputs = outputs;
         this.responses = responses;
-        this.slots = slots;
+        this.releaseSlot = releaseSlot;
         this.onEnd = onEnd;
     }
 
     /**
      * Sends {@code Admitted}, arms the execution limit (if any) and starts the job's thread. Called on the gRPC
-     * handler's thread, before the handler returns, as the stream observer's handlers must be set.
+     * handler's thread, or on the thread that handed this job a freed slot; the call's cancel handler (set by its
+     * {@link ServerDial}) calls {@link #cancel} with {@link Why#CLIENT_CANCELLED}.
      */
-    void start(String instanceName, ScheduledExecutorService timer, Duration executionLimit) {
-        responses.setOnCancelHandler(() -> cancel(Why.CLIENT_CANCELLED));
-        if (executionLimit != null) {
-            ScheduledFuture<?> f = timer.schedule(() -> cancel(Why.EXECUTION_LIMIT), executionLimit.toNanos(),
-                    TimeUnit.NANOSECONDS);
-            responses.setOnCloseHandler(() -> f.cancel(false));
-        }
+    void start(String instanceName, ScheduledExecutorService timer, Duration limit) {
         Thread t = Thread.ofVirtual().name("tier2-" + job.requestId() + "-" + job.key().segment() + "-"
                 + job.key().stage()).unstarted(this);
         lock.lock();
         try {
-            responses.onNext(ProcessRangeResponse.newBuilder()
-                    .setAdmitted(Admitted.newBuilder().setInstance(instanceName)).build());
+            try {
+                responses.onNext(ProcessRangeResponse.newBuilder()
+                        .setAdmitted(Admitted.newBuilder().setInstance(instanceName)).build());
+            } catch (RuntimeException sendFailed) {
+                // cancelled under us: the cancel handler stops the job, whose thread gives the slot back
+                LOG.debug("job {}: could not send Admitted: {}", job.key(), sendFailed.toString());
+            }
+            if (limit != null) {
+                executionLimit = timer.schedule(() -> cancel(Why.EXECUTION_LIMIT), limit.toNanos(),
+                        TimeUnit.NANOSECONDS);
+            }
             thread = t;
         } finally {
             lock.unlock();
@@ -138,7 +148,15 @@ final class ServerJob implements Runnable {
         } catch (Throwable e) {
             end(e);
         } finally {
-            slots.release();
+            lock.lock();
+            try {
+                if (executionLimit != null) {
+                    executionLimit.cancel(false); // the call has ended
+                }
+            } finally {
+                lock.unlock();
+            }
+            releaseSlot.run();
             onEnd.accept(this);
         }
     }

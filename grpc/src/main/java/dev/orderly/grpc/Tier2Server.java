@@ -28,19 +28,22 @@ import org.slf4j.LoggerFactory;
  * A real tier2: serves {@code orderly.tier2.v1.Tier2/ProcessRange} and the standard {@code grpc.health.v1} service.
  *
  * <p>At its limit of {@code maxConcurrentJobs} it refuses a call at once with {@code RESOURCE_EXHAUSTED}
- * "{@value Tier2Protocol#OVERLOADED}" and runs nothing; there is no queue on the server, the tier1's launch queue is
- * the queue. Otherwise it sends {@code Admitted} and runs the job ({@link ServerJob}); each admitted job gives its slot
- * back exactly once, when its worker returns, whether it completed, failed, was cancelled by the client, the client
- * went away, or it ran past the execution limit (its call ends at the limit; the slot stays held, visibly in
- * {@link #jobsHeld()}, until a worker that ignores the interrupt returns).
+ * "{@value Tier2Protocol#OVERLOADED}" and runs nothing; by default there is no queue on the server, the tier1's
+ * launch queue is the queue. With a {@linkplain Builder#waitingRoom waiting room} it holds the dials that ask to
+ * wait and hands each freed slot at once to the best of them (docs/guide/waiting-room.md). Otherwise it sends
+ * {@code Admitted} and runs the job ({@link ServerJob}); each admitted job gives its slot back exactly once, when its
+ * worker returns, whether it completed, failed, was cancelled by the client, the client went away, or it ran past the
+ * execution limit (its call ends at the limit; the slot stays held, visibly in {@link #jobsHeld()}, until a worker
+ * that ignores the interrupt returns).
  *
- * <p>Health: the load status (service {@code orderly.tier2.v1.Tier2}) is NOT_SERVING while the instance is full or
- * draining, so health-checking clients send their calls elsewhere; the overall status (service {@code ""}, for
- * liveness and readiness probes) is SERVING from start until the drain begins. The health service needs no token.
+ * <p>Health: the load status (service {@code orderly.tier2.v1.Tier2}) is NOT_SERVING while the instance is full (and
+ * its room too, if it has one) or draining, so health-checking clients send their calls elsewhere; the overall status
+ * (service {@code ""}, for liveness and readiness probes) is SERVING from start until the drain begins. The health
+ * service needs no token.
  *
  * <p>Security: TLS or mTLS with {@link Builder#credentials}; plaintext on a host that is not loopback only with
  * {@link Builder#plaintext()}; bearer tokens with {@link Builder#bearerTokens}. Abuse limits: at most
- * {@code 4 × maxConcurrentJobs + 16} concurrent calls per connection (by default), messages up to
+ * {@code 4 × maxConcurrentJobs + 16} concurrent calls per connection (by default, plus the room's seats), messages up to
  * {@link Builder#maxMessageSize}, and a malformed request is {@code INVALID_ARGUMENT} with one WARN line.
  *
  * <p>{@link #close()} drains: it stops admitting (new calls get {@code UNAVAILABLE}), lets running jobs finish within
@@ -68,7 +71,8 @@ public final class Tier2Server implements AutoCloseable {
     private Tier2Server(Builder b) {
         this.maxConcurrentJobs = b.maxConcurrentJobs;
         this.drainGrace = b.drainGrace;
-        this.slots = new AdmissionLimit(b.maxConcurrentJobs, health, b.loadStatusDelay, timer);
+        this.slots = new AdmissionLimit(b.maxConcurrentJobs, b.roomCapacity, b.roomMaxWait, health,
+                b.loadStatusDelay, timer);
         ServerServiceDefinition tier2 = new Tier2Service(b.worker, b.outputs, slots, running, timer,
                 b.executionTimeout, b.instanceName).definition();
         if (b.bearerTokens != null) {
@@ -84,7 +88,7 @@ public final class Tier2Server implements AutoCloseable {
             netty.permitKeepAliveTime(b.permitKeepAlive.toNanos(), TimeUnit.NANOSECONDS)
                     .permitKeepAliveWithoutCalls(true)
                     .maxConcurrentCallsPerConnection(b.maxCallsPerConnection > 0 ? b.maxCallsPerConnection
-                            : 4 * b.maxConcurrentJobs + 16);
+                            : 4 * b.maxConcurrentJobs + 16 + b.roomCapacity);
         }
         this.server = sb.executor(executor)
                 .maxInboundMessageSize(b.maxMessageSize)
@@ -142,9 +146,14 @@ public final class Tier2Server implements AutoCloseable {
         return slots.counts()[0];
     }
 
-    /** Calls refused so far (full or draining). */
+    /** Calls refused so far (full, their wait ended, a better dial took their seat, or draining). */
     public long callsRefused() {
         return slots.counts()[1];
+    }
+
+    /** Calls waiting in the room now for a slot (always 0 without a {@link Builder#waitingRoom waiting room}). */
+    public int callsWaiting() {
+        return slots.waiting();
     }
 
     /**
@@ -244,8 +253,34 @@ public final class Tier2Server implements AutoCloseable {
         private ServerCredentials credentials;
         private boolean plaintext;
         private List<String> bearerTokens;
+        private int roomCapacity;
+        private Duration roomMaxWait = Duration.ZERO;
 
         private Builder() {
+        }
+
+        /**
+         * A waiting room of {@code capacity} seats: when every slot is taken, a dial that asks to wait (its request's
+         * {@code priority.max_wait_ms > 0}) is held, holding no slot, for at most {@code min(max_wait_ms, maxWait)};
+         * a freed slot goes at once to a waiter (the waiting tenant with the fewest jobs running here, round robin
+         * among equals; then its lowest rank), a waiter whose wait ends is refused as a full tier2 refuses, and when
+         * every seat is taken a better-ranked dial takes the worst waiter's seat (that one is refused). A dial that
+         * does not ask to wait (an older client) is refused at once, as without a room. Default: no room.
+         *
+         * @param capacity seats, {@code >= 1}
+         * @param maxWait the longest any dial waits, {@code > 0}
+         */
+        public Builder waitingRoom(int capacity, Duration maxWait) {
+            if (capacity < 1) {
+                throw new IllegalArgumentException("waitingRoom capacity must be >= 1, was " + capacity);
+            }
+            Objects.requireNonNull(maxWait, "waitingRoom maxWait");
+            if (!maxWait.isPositive()) {
+                throw new IllegalArgumentException("waitingRoom maxWait must be > 0, was " + maxWait);
+            }
+            this.roomCapacity = capacity;
+            this.roomMaxWait = maxWait;
+            return this;
         }
 
         /**

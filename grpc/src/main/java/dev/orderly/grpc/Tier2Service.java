@@ -3,6 +3,7 @@ package dev.orderly.grpc;
 import com.google.protobuf.InvalidProtocolBufferException;
 import dev.orderly.api.Job;
 import dev.orderly.api.JobKey;
+import dev.orderly.grpc.proto.Priority;
 import dev.orderly.grpc.proto.ProcessRangeRequest;
 import dev.orderly.grpc.proto.ProcessRangeResponse;
 import io.grpc.MethodDescriptor;
@@ -23,8 +24,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The server side of {@code orderly.tier2.v1.Tier2/ProcessRange}: checks the request, takes a slot or refuses, and
- * starts the admitted job ({@link ServerJob}).
+ * The server side of {@code orderly.tier2.v1.Tier2/ProcessRange}: checks the request and hands it to a
+ * {@link ServerDial}, which takes a slot, waits in the room or is refused, and starts the admitted job
+ * ({@link ServerJob}).
  *
  * <p>The request arrives as raw bytes and is parsed here, not by gRPC's marshaller: a request that does not parse,
  * or names a negative segment or stage, is {@code INVALID_ARGUMENT} with one WARN line, where a failing marshaller
@@ -39,24 +41,14 @@ final class Tier2Service {
             Tier2Protocol.PROCESS_RANGE.toBuilder(new RawBytes(),
                     ProtoUtils.marshaller(ProcessRangeResponse.getDefaultInstance())).build();
 
-    private final JobWorker worker;
-    private final JobOutputs outputs;
     private final AdmissionLimit slots;
-    private final Set<ServerJob> running;
-    private final ScheduledExecutorService timer;
-    private final Duration executionTimeout;
-    private final String instanceName;
+    private final ServerDial.Runner runner;
 
     /** @param outputs where the jobs' {@link JobContext#writeOutput} writes; null when the server has none */
     Tier2Service(JobWorker worker, JobOutputs outputs, AdmissionLimit slots, Set<ServerJob> running,
                  ScheduledExecutorService timer, Duration executionTimeout, String instanceName) {
-        this.worker = worker;
-        this.outputs = outputs;
         this.slots = slots;
-        this.running = running;
-        this.timer = timer;
-        this.executionTimeout = executionTimeout;
-        this.instanceName = instanceName;
+        this.runner = new ServerDial.Runner(worker, outputs, running, timer, executionTimeout, instanceName);
     }
 
     ServerServiceDefinition definition() {
@@ -70,34 +62,30 @@ final class Tier2Service {
                 (ServerCallStreamObserver<ProcessRangeResponse>) observer;
         ProcessRangeRequest request;
         Job job;
+        Priority priority;
         try {
             request = ProcessRangeRequest.parseFrom(bytes);
-            job = new Job(request.getRequestId(), new JobKey(request.getSegment(), request.getStage()),
-                    request.getAttempt());
+            priority = request.getPriority(); // absent (an older client): rank 0, no wait
+            if (priority.getRank() < 0) {
+                throw new IllegalArgumentException("priority.rank must be >= 0, was " + priority.getRank());
+            }
+            if (priority.getMaxWaitMs() < 0) {
+                throw new IllegalArgumentException("priority.max_wait_ms must be >= 0, was "
+                        + priority.getMaxWaitMs());
+            }
+            JobKey key = new JobKey(request.getSegment(), request.getStage());
+            // a rank past the segment says more than the job can mean; the room still weighs it as sent
+            long reading = Math.max(0, key.segment() - priority.getRank());
+            job = new Job(request.getRequestId(), key, request.getAttempt(), reading);
         } catch (InvalidProtocolBufferException | IllegalArgumentException | NullPointerException e) {
             LOG.warn("malformed ProcessRange request ({} bytes) turned away: {}", bytes.length, e.getMessage());
             responses.onError(Status.INVALID_ARGUMENT.withDescription("malformed ProcessRangeRequest: "
                     + e.getMessage()).asRuntimeException());
             return;
         }
-        switch (slots.tryAcquire()) {
-            case FULL -> {
-                responses.onError(Status.RESOURCE_EXHAUSTED.withDescription(Tier2Protocol.OVERLOADED)
-                        .asRuntimeException());
-                return;
-            }
-            case DRAINING -> {
-                responses.onError(Status.UNAVAILABLE.withDescription("tier2 draining").asRuntimeException());
-                return;
-            }
-            case ADMITTED -> {
-                // run it, below
-            }
-        }
-        ServerJob serverJob = new ServerJob(job, request.getWork().toByteArray(), worker, outputs, responses,
-                slots, running::remove);
-        running.add(serverJob);
-        serverJob.start(instanceName, timer, executionTimeout);
+        String tenant = priority.getTenant().isEmpty() ? request.getRequestId() : priority.getTenant();
+        new ServerDial(job, request.getWork().toByteArray(), responses, slots, runner)
+                .arrive(tenant, priority.getRank(), priority.getMaxWaitMs());
     }
 
     /** The request's bytes as they came (also what tests send to play a broken client). */

@@ -4,7 +4,9 @@ import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.orderly.grpc.proto.Priority;
 import dev.orderly.grpc.proto.ProcessRangeRequest;
 import io.grpc.CallOptions;
 import io.grpc.ClientCall;
@@ -108,6 +110,14 @@ class AbuseLimitsTest {
             Status negative = callWith(channel, ProcessRangeRequest.newBuilder().setRequestId("r").setSegment(-1)
                     .build().toByteArray());
             assertEquals(Status.Code.INVALID_ARGUMENT, negative.getCode(), negative.toString());
+            Status negativeRank = callWith(channel, ProcessRangeRequest.newBuilder().setRequestId("r").setSegment(3)
+                    .setPriority(Priority.newBuilder().setRank(-1)).build().toByteArray());
+            assertEquals(Status.Code.INVALID_ARGUMENT, negativeRank.getCode(), negativeRank.toString());
+            assertTrue(negativeRank.getDescription().contains("priority.rank must be >= 0, was -1"),
+                    negativeRank.toString());
+            Status negativeWait = callWith(channel, ProcessRangeRequest.newBuilder().setRequestId("r").setSegment(3)
+                    .setPriority(Priority.newBuilder().setMaxWaitMs(-5)).build().toByteArray());
+            assertEquals(Status.Code.INVALID_ARGUMENT, negativeWait.getCode(), negativeWait.toString());
             assertEquals(0, server.jobsAdmitted());
             assertEquals(List.of(), messages(grpcLogs), "gRPC logged a warning or a stack trace");
         } finally {

@@ -83,6 +83,19 @@ public final class Tier2Main implements Callable<Integer> {
             description = "Wall-clock time running jobs get to finish on SIGTERM (default: ${DEFAULT-VALUE}).")
     private Duration drainGrace;
 
+    @Option(names = "--room", paramLabel = "N", defaultValue = "0",
+            description = "Seats in the waiting room: when every slot is taken, a dial that asks to wait (a client with"
+                    + " admissionWait) is held, holding no slot, and handed the next slot that frees (tenants in"
+                    + " turn, lowest rank first); 0 is no room, every dial refused at once when full, 0..100000"
+                    + " (default: ${DEFAULT-VALUE}).")
+    private int room;
+
+    @Option(names = "--admission-wait", paramLabel = "DURATION", defaultValue = "5s",
+            converter = DurationOption.class,
+            description = "The longest a dial waits in the room (wall-clock; the dial's own wait may be shorter),"
+                    + " > 0; needs --room (default: ${DEFAULT-VALUE}).")
+    private Duration admissionWait;
+
     @Mixin
     private SecurityOptions security;
 
@@ -142,6 +155,12 @@ public final class Tier2Main implements Callable<Integer> {
         check(cl, "--max-concurrent", maxConcurrent >= 1 && maxConcurrent <= 100_000, maxConcurrent,
                 "between 1 and 100000");
         check(cl, "--drain-grace", !drainGrace.isNegative(), DurationOption.format(drainGrace), ">= 0");
+        check(cl, "--room", room >= 0 && room <= 100_000, room, "between 0 and 100000");
+        check(cl, "--admission-wait", admissionWait.isPositive(), DurationOption.format(admissionWait), "> 0");
+        if (room == 0 && cl.getParseResult().hasMatchedOption("--admission-wait")) {
+            throw new ParameterException(cl, "--admission-wait=" + DurationOption.format(admissionWait)
+                    + " needs a waiting room: give --room=N too");
+        }
         if (executionTimeout != null) {
             check(cl, "--execution-timeout", executionTimeout.isPositive(), DurationOption.format(executionTimeout),
                     "> 0");
@@ -169,6 +188,9 @@ public final class Tier2Main implements Callable<Integer> {
                 .worker(worker);
         if (executionTimeout != null) {
             builder.executionTimeout(executionTimeout);
+        }
+        if (room > 0) {
+            builder.waitingRoom(room, admissionWait);
         }
         if (healthPort != null) {
             builder.healthPort(healthPort);

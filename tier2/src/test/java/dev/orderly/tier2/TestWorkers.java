@@ -21,6 +21,14 @@ final class TestWorkers {
         }
     }
 
+    /** Runs until its call is cancelled: holds its slot for as long as the test wants. */
+    public static final class UntilCancelled implements JobWorker {
+        @Override
+        public void run(Job job, byte[] work) throws InterruptedException {
+            new java.util.concurrent.CountDownLatch(1).await();
+        }
+    }
+
     /** Another worker, so that two can be registered at once. */
     public static final class Other implements JobWorker {
         @Override

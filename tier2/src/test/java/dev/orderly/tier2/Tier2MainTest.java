@@ -36,6 +36,8 @@ class Tier2MainTest {
         "--drain-grace=-1s|--drain-grace",
         "--drain-grace=soon|--drain-grace",
         "--execution-timeout=0s|--execution-timeout",
+        "--room=-1|--room must be between 0 and 100000, was -1",
+        "--admission-wait=2s|--admission-wait=2s needs a waiting room: give --room=N too",
         "--s3-endpoint=http://127.0.0.1:9|--s3-endpoint",
         "--no-such-option|--no-such-option"})
     void badOptionExitsWithTwoAndOneLine(String option, String named) {
@@ -52,7 +54,8 @@ class Tier2MainTest {
         "--tls-cert=cert.pem|--tls-cert and --tls-key go together",
         "--client-ca=ca.pem|--client-ca=ca.pem needs --tls-cert and --tls-key",
         "--token-file=target/no-such-token-file|target/no-such-token-file",
-        "--tls-cert=target/no-cert.pem --tls-key=target/no-key.pem|target/no-cert.pem"})
+        "--tls-cert=target/no-cert.pem --tls-key=target/no-key.pem|target/no-cert.pem",
+        "--room=4 --admission-wait=0s|--admission-wait must be > 0, was 0s"})
     void badSecurityOptionsAreOneLineNamingThem(String options, String says) {
         java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("--outputs=target/tier2-main-test",
                 WORKER));

@@ -1,5 +1,6 @@
 package dev.orderly.tier2;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -16,9 +17,11 @@ import dev.orderly.grpc.Tier2Security;
 import dev.orderly.testing.net.TestCertificates;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -85,6 +88,36 @@ class Tier2ProcessTest {
             assertEquals(Tier2Exception.Kind.FATAL, e.kind());
             assertTrue(e.getMessage().contains("request id"), e.getMessage());
         }
+    }
+
+    @Test
+    void withARoomAFullProcessHoldsADialThatAsksToWaitAndAdmitsItWhenTheSlotFrees() throws Exception {
+        Tier2Child t = Tier2Child.start(dir, Map.of(), "--outputs=" + dir.resolve("out"), "--max-concurrent=1",
+                "--room=2", "--admission-wait=30s", "--worker=" + TestWorkers.UntilCancelled.class.getName());
+        try (t; GrpcTier2Client old = GrpcTier2Client.builder().addresses(List.of(t.address()))
+                     .healthChecking(false).build();
+             GrpcTier2Client patient = GrpcTier2Client.builder().addresses(List.of(t.address()))
+                     .healthChecking(false).admissionWait(Duration.ofSeconds(30)).build()) {
+            Tier2Call holder = old.dial(new Job("h", new JobKey(0, 0), 1));
+            Tier2Exception refused = assertThrows(Tier2Exception.class,
+                    () -> old.dial(new Job("o", new JobKey(1, 0), 1)));
+            assertEquals(Tier2Exception.Kind.REFUSED, refused.kind(), "a dial that does not ask to wait");
+            AtomicReference<Object> waited = new AtomicReference<>();
+            Thread dial = Thread.ofVirtual().start(() -> {
+                try {
+                    waited.set(patient.dial(new Job("w", new JobKey(2, 0), 1)));
+                } catch (Tier2Exception | InterruptedException e) {
+                    waited.set(e);
+                }
+            });
+            // a refusal comes in milliseconds; this one waits for the slot
+            await().during(Duration.ofMillis(300)).atMost(5, TimeUnit.SECONDS).until(() -> waited.get() == null);
+            holder.close();
+            dial.join(Duration.ofSeconds(20));
+            assertTrue(waited.get() instanceof Tier2Call, "not admitted: " + waited.get());
+            ((Tier2Call) waited.get()).close();
+        }
+        assertFalse(t.process().isAlive());
     }
 
     @Test

@@ -35,12 +35,15 @@ import picocli.CommandLine.Model.CommandSpec;
  *   <li>One admitted no-op job, dial → {@code Admitted} → {@code Completed}, one at a time: p50 and p99.
  * </ol>
  * Both are measured twice in one run, over TLS with a bearer token (what {@code ./orderly fleet} uses) and over
- * plaintext, and printed side by side: the cost of securing the transport.
+ * plaintext, and printed side by side: the cost of securing the transport. Then, in plaintext, a tier2 that refuses
+ * at once beside one with a waiting room ({@link WaitingRoomBench}): the time from a slot freeing to the next
+ * admission, and the dials per second of engine-paced dialers on a full fleet.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true, versionProvider = ProjectVersion.class,
         sortOptions = false,
         description = "Measures the gRPC transport on real tier2 processes: dials/s against a full fleet (all"
-                + " refused), and the latency of one admitted no-op job.")
+                + " refused), the latency of one admitted no-op job, and a tier2 that refuses at once beside one"
+                + " with a waiting room (slot freed -> next admission, dials/s of engine-paced dialers).")
 final class FleetBenchCommand implements Callable<Integer> {
 
     @Spec
@@ -62,6 +65,16 @@ final class FleetBenchCommand implements Callable<Integer> {
             description = "No-op jobs timed, after as many untimed ones (default: ${DEFAULT-VALUE}).")
     private int jobs;
 
+    @Option(names = "--room-wait", paramLabel = "DURATION", defaultValue = "5s",
+            converter = DurationConverter.class,
+            description = "The waiting room's wait, for the room's measurements: the tier2's --admission-wait and"
+                    + " the client's admissionWait (default: ${DEFAULT-VALUE}).")
+    private Duration roomWait;
+
+    @Option(names = "--rounds", paramLabel = "N", defaultValue = "50",
+            description = "Slots freed and handed over, per kind of tier2 (default: ${DEFAULT-VALUE}).")
+    private int rounds;
+
     private final PrintWriter out;
 
     FleetBenchCommand(PrintWriter out) {
@@ -74,6 +87,11 @@ final class FleetBenchCommand implements Callable<Integer> {
         check("--threads", threads, 1, 1024);
         check("--seconds", seconds, 1, 600);
         check("--jobs", jobs, 1, 10_000_000);
+        check("--rounds", rounds, 1, 100_000);
+        if (roomWait.toMillis() < 1 || roomWait.compareTo(Duration.ofMinutes(10)) > 0) {
+            throw new ParameterException(spec.commandLine(), "--room-wait must be between 1ms and 10m, was "
+                    + DurationConverter.format(roomWait));
+        }
         Path dir = Files.createTempDirectory("orderly-bench-");
         out.printf(Locale.ROOT, "orderly fleet bench: %d tier2 processes on 127.0.0.1, %d cores, %s%n", instances,
                 Runtime.getRuntime().availableProcessors(), System.getProperty("java.vm.name") + " "
@@ -84,6 +102,9 @@ final class FleetBenchCommand implements Callable<Integer> {
                 measured.add(measure(security, dir));
             }
             printSideBySide(measured);
+            out.println();
+            new WaitingRoomBench(out, instances, threads, Duration.ofSeconds(2L * seconds), roomWait, rounds)
+                    .run(dir);
         } finally {
             deleteTree(dir);
         }
@@ -105,14 +126,7 @@ final class FleetBenchCommand implements Callable<Integer> {
         fullArgs.addAll(security.tier2Args());
         try (Tier2Processes full = Tier2Processes.start(instances, fullArgs, dir, Duration.ofSeconds(60));
              GrpcTier2Client holder = security.client(full.addresses()).healthChecking(false).build()) {
-            List<Tier2Call> held = new ArrayList<>();
-            for (int i = 0; held.size() < instances && i < 10_000; i++) {
-                try {
-                    held.add(holder.dial(new Job("holder", new JobKey(i, 0), 1)));
-                } catch (Tier2Exception refused) {
-                    // that instance is already held; round_robin tries the next one
-                }
-            }
+            List<Tier2Call> held = WaitingRoomBench.holdEverySlot(holder, instances);
             try (GrpcTier2Client client = security.client(full.addresses()).healthChecking(true).build()) {
                 on = refusals(client, name + ", full fleet, health checking on ");
             }

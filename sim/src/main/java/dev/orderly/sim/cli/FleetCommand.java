@@ -48,7 +48,8 @@ import picocli.CommandLine.Spec;
 /**
  * {@code orderly fleet}: the simulator's scenario on a real fleet. It starts {@code --instances} tier2 processes
  * ({@code Tier2Main}) on 127.0.0.1 with {@code --slots} slots each, runs the tenants over {@link GrpcTier2Client}
- * (ordered, then unordered, each on a freshly started fleet), and prints the same table and picture. With
+ * (ordered, then unordered, then, with {@code --admission=wait} (the default), ordered whose dials wait in the
+ * processes' waiting rooms; each on a freshly started fleet), and prints the same table and picture. With
  * {@code --kill-one-at} one instance is killed ({@code kill -9}) that long into each run. With {@code --store=s3} the
  * outputs go to a bucket on an S3Proxy child process (a real S3 API server) instead of a directory. No child process
  * outlives the command: success, failure and Ctrl-C alike (a shutdown hook stops them).
@@ -57,8 +58,8 @@ import picocli.CommandLine.Spec;
         sortOptions = false, usageHelpAutoWidth = true,
         description = {
             "Runs the scenario against real tier2 processes on 127.0.0.1 over gRPC: --instances processes with"
-                    + " --slots slots each, the tenants' requests ordered, then unordered; prints the table and"
-                    + " writes the picture.",
+                    + " --slots slots each, the tenants' requests ordered, then unordered, then ordered + waiting"
+                    + " room (with --admission=wait, the default); prints the table and writes the picture.",
             "The work and fault options are passed to every tier2 process; --unreachable-rate is refused (a real"
                     + " fleet is unreachable only when it is), and --instances is bounded by what this machine can"
                     + " run (each instance is a JVM)."},
@@ -74,6 +75,9 @@ final class FleetCommand implements Callable<Integer> {
 
     @Mixin
     private ScenarioOptions scenarioOptions;
+
+    @Mixin
+    private AdmissionOptions admission;
 
     @Option(names = "--kill-one-at", paramLabel = "DURATION", converter = DurationConverter.class,
             description = "Kill -9 one instance this long (simulated) into each run; its jobs fail and are retried.")
@@ -128,7 +132,12 @@ final class FleetCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--unreachable-rate is not an option of orderly fleet:"
                     + " a real fleet is unreachable only when it is (--kill-one-at kills an instance)");
         }
-        Scenario scenario = scenarioOptions.toScenario(spec.commandLine(), env);
+        if (spec.commandLine().getParseResult().hasMatchedOption("--wait-at")) {
+            throw new ParameterException(spec.commandLine(), "--wait-at is not an option of orderly fleet: over gRPC"
+                    + " a dial waits at the one instance the client's round_robin picks for it");
+        }
+        Scenario scenario = scenarioOptions.toScenario(spec.commandLine(), env)
+                .withAdmission(admission.toAdmission(spec.commandLine()));
         Tier2ProcessBudget.ofThisMachine().check(spec.commandLine(), "--instances", scenario.fleet().instances(),
                 Integer.MAX_VALUE);
         if (killOneAt != null && (killOneAt.isNegative() || scenario.fleet().instances() < 2)) {
@@ -149,8 +158,11 @@ final class FleetCommand implements Callable<Integer> {
                 startS3(work);
             }
             List<RunResult> results = new ArrayList<>();
-            List<RunSpec> runs = List.of(RunSpec.all(Strategy.ORDERED, scenario.tenants()),
-                    RunSpec.all(Strategy.UNORDERED, scenario.tenants()));
+            List<RunSpec> runs = new ArrayList<>(List.of(RunSpec.all(Strategy.ORDERED, scenario.tenants()),
+                    RunSpec.all(Strategy.UNORDERED, scenario.tenants())));
+            if (scenario.admission().hasRoom()) {
+                runs.add(RunSpec.all(Strategy.WAITING, scenario.tenants()));
+            }
             for (int i = 0; i < runs.size(); i++) {
                 results.add(runOnFreshFleet(scenario, runs.get(i), i, runs.size(), work.resolve("run-" + i)));
             }
@@ -180,6 +192,13 @@ final class FleetCommand implements Callable<Integer> {
         S3ProxyProcess bucket = s3.get();
         List<String> args = new ArrayList<>(tier2Args(scenario, dir));
         args.addAll(security.tier2Args());
+        // Only the waiting room's run gets processes with a room: the others measure today's tier2.
+        boolean room = run.tenantStrategies().contains(Strategy.WAITING);
+        Duration wallWait = roomWait(scenario);
+        if (room) {
+            args.add("--room=" + scenario.admission().room());
+            args.add("--admission-wait=" + wallWait.toMillis() + "ms");
+        }
         Function<String, OutputStore> outputs = tenant -> SimulatedJobWorker.outputsOf(dir, tenant);
         if (bucket != null) {
             String prefix = dir.getFileName() + "/";
@@ -191,7 +210,9 @@ final class FleetCommand implements Callable<Integer> {
         Tier2Processes fleet = Tier2Processes.start(f.instances(), args,
                 bucket == null ? Map.of() : bucket.environment(), dir, Duration.ofSeconds(60));
         running.set(fleet);
-        try (GrpcTier2Client client = security.client(fleet.addresses()).build()) {
+        try (GrpcTier2Client client = security.client(fleet.addresses()).build();
+             GrpcTier2Client waiting = room ? security.client(fleet.addresses()).admissionWait(wallWait).build()
+                     : null) {
             warmUp(client, outputs.apply("warm-up"), scenario.stages());
             Function<String, OutputStore> tenantOutputs = outputs;
             Thread killer = killOneAt == null ? null : Thread.ofVirtual().start(() -> killLater(fleet, f));
@@ -199,7 +220,7 @@ final class FleetCommand implements Callable<Integer> {
             Duration period = terminal ? Duration.ofMillis(200) : Duration.ofSeconds(2);
             try {
                 RunResult result = new SimulationRun(scenario, run, period, quiet ? p -> { } : printer,
-                        UnaryOperator.identity(), s -> new GrpcFleet(client, tenantOutputs)).run();
+                        UnaryOperator.identity(), s -> new GrpcFleet(client, waiting, tenantOutputs)).run();
                 printer.finish();
                 return result;
             } finally {
@@ -262,6 +283,15 @@ final class FleetCommand implements Callable<Integer> {
         if (server != null) {
             server.close();
         }
+    }
+
+    /** The room's wait in wall-clock time (the processes' clock), at least 1 ms; zero without a room. */
+    private static Duration roomWait(Scenario s) {
+        if (!s.admission().hasRoom()) {
+            return Duration.ZERO;
+        }
+        Duration wall = s.fleet().timeScale().toWall(s.admission().maxWait());
+        return wall.toMillis() < 1 ? Duration.ofMillis(1) : Duration.ofMillis(wall.toMillis());
     }
 
     private static List<String> tier2Args(Scenario s, Path dir) {

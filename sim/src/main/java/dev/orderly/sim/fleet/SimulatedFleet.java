@@ -146,6 +146,7 @@ public final class SimulatedFleet implements TenantFleet {
      *
      * @throws IllegalArgumentException if {@code maxWait} is not positive or {@code waitAt < 1}
      */
+    @Override
     public SimulatedTier2 waitingTenant(String name, int stages, Duration maxWait, int waitAt) {
         if (!maxWait.isPositive()) {
             throw new IllegalArgumentException("admission wait must be > 0, was " + maxWait);

@@ -144,16 +144,13 @@ public final class SimulationRun {
         return new RunResult(spec, results, fleet.stats(), wall, scenario.fleet().timeScale(), clock);
     }
 
-    /** A door whose dials wait in the fleet's waiting rooms; the simulated fleet has them, a real one not yet. */
+    /** A door whose dials wait in the fleet's waiting rooms (the simulated fleet's, or real tier2s' with a room). */
     private TenantDoor waitingDoor(TenantFleet fleet, String name) {
-        if (!(fleet instanceof SimulatedFleet simulated)) {
-            throw new IllegalArgumentException("the waiting room runs on the simulated fleet only");
-        }
         if (!scenario.admission().hasRoom()) {
             throw new IllegalArgumentException(Strategy.WAITING.label() + " needs a fleet with a waiting room"
                     + " (admission 'wait')");
         }
-        return simulated.waitingTenant(name, scenario.stages(), scenario.admission().maxWait(),
+        return fleet.waitingTenant(name, scenario.stages(), scenario.admission().maxWait(),
                 scenario.admission().waitAt());
     }
 

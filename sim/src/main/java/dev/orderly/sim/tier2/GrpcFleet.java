@@ -10,6 +10,7 @@ import dev.orderly.sim.fleet.FleetStats;
 import dev.orderly.sim.fleet.TenantDoor;
 import dev.orderly.sim.fleet.TenantFleet;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Objects;
 import java.util.function.Function;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -19,7 +20,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * Real tier2 processes as a {@link TenantFleet}: every tenant dials through one shared {@link Tier2Client} (a
  * {@code GrpcTier2Client}) and reads its outputs where the processes' {@link SimulatedJobWorker} writes them
  * ({@code outputs/<tenant>/}, or the tenant's key prefix in a bucket). The counts are what the tier1 saw, since the
- * processes keep their own.
+ * processes keep their own. Tenants whose dials wait in the processes' waiting rooms
+ * ({@link #waitingTenant}) dial through a second client, one with an admission wait; over gRPC a dial waits at the
+ * one instance the client's load balancer picks for it, so {@code waitAt} is not used.
  *
  * <h2>Invariants (guarded by {@code lock})</h2>
  * {@code busy} is the calls admitted and not yet closed, counted once each; {@code peakBusy} its maximum.
@@ -28,6 +31,7 @@ import java.util.concurrent.locks.ReentrantLock;
 public final class GrpcFleet implements TenantFleet {
 
     private final Tier2Client client;
+    private final Tier2Client waiting; // null: no waiting room
     private final Function<String, OutputStore> outputs;
     private final ReentrantLock lock = new ReentrantLock();
     // guarded by lock
@@ -56,14 +60,44 @@ public final class GrpcFleet implements TenantFleet {
      * @param outputs the store each tenant's request reads, by tenant name (its request id)
      */
     public GrpcFleet(Tier2Client client, Function<String, OutputStore> outputs) {
+        this(client, null, outputs);
+    }
+
+    /**
+     * @param client reaches the tier2 processes
+     * @param waiting reaches them too, with dials that ask to wait ({@code GrpcTier2Client.Builder.admissionWait});
+     *     null if they have no waiting room
+     * @param outputs the store each tenant's request reads, by tenant name (its request id)
+     */
+    public GrpcFleet(Tier2Client client, Tier2Client waiting, Function<String, OutputStore> outputs) {
         this.client = Objects.requireNonNull(client, "client");
+        this.waiting = waiting;
         this.outputs = Objects.requireNonNull(outputs, "outputs");
     }
 
     @Override
     public TenantDoor tenant(String name, int stages) {
+        return door(name, client);
+    }
+
+    /**
+     * A door whose dials ask to wait; how long is the waiting client's setting (the processes' own limit bounds
+     * it), so {@code maxWait} and {@code waitAt} are not used here.
+     *
+     * @throws IllegalArgumentException if this fleet was built without a waiting client
+     */
+    @Override
+    public TenantDoor waitingTenant(String name, int stages, Duration maxWait, int waitAt) {
+        if (waiting == null) {
+            throw new IllegalArgumentException("these tier2 processes have no waiting room for " + name
+                    + "'s dials to wait in");
+        }
+        return door(name, waiting);
+    }
+
+    private TenantDoor door(String name, Tier2Client through) {
         OutputStore store = outputs.apply(name);
-        Tier2Client counting = this::dial;
+        Tier2Client counting = job -> dial(through, job);
         return new TenantDoor() {
             @Override
             public String name() {
@@ -93,10 +127,10 @@ public final class GrpcFleet implements TenantFleet {
         }
     }
 
-    private Tier2Call dial(Job job) throws Tier2Exception, InterruptedException {
+    private Tier2Call dial(Tier2Client through, Job job) throws Tier2Exception, InterruptedException {
         Tier2Call call;
         try {
-            call = client.dial(job);
+            call = through.dial(job);
         } catch (Tier2Exception e) {
             count(e.kind());
             throw e;

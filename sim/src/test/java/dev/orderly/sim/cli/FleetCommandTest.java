@@ -27,6 +27,7 @@ class FleetCommandTest {
                 new PrintWriter(out, true), new PrintWriter(err, true), false);
         assertEquals(0, code, out + "\n" + err);
         assertTrue(out.toString().contains("ordered/unordered"), out.toString());
+        assertTrue(out.toString().contains("ordered + waiting room"), out.toString());
         assertTrue(ProcessHandle.current().children().noneMatch(ProcessHandle::isAlive),
                 "a tier2 process outlived the command");
     }
@@ -44,6 +45,15 @@ class FleetCommandTest {
         assertTrue(out.toString().contains("ordered/unordered"), out.toString());
         assertTrue(ProcessHandle.current().children().noneMatch(ProcessHandle::isAlive),
                 "a tier2 or S3Proxy process outlived the command");
+    }
+
+    @Test
+    void waitAtIsNotAnOptionOfTheRealFleet() {
+        StringWriter err = new StringWriter();
+        int code = OrderlyCommand.execute(new String[] {"fleet", "--wait-at=2"},
+                new PrintWriter(new StringWriter(), true), new PrintWriter(err, true), false);
+        assertEquals(2, code);
+        assertTrue(err.toString().contains("--wait-at is not an option of orderly fleet"), err.toString());
     }
 
     @Test
