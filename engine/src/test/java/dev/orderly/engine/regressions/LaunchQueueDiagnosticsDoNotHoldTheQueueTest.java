@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The queue's diagnostics ({@code wakeUps}, {@code wakeUpsOutsideWindow}, {@code dialingCount}, {@code size},
+ * The queue's diagnostics ({@code stats}, {@code wakeUpsOutsideWindow}, {@code size},
  * {@code snapshot}) may be read by a monitoring thread at any time: reading one leaves the queue free for the jobs.
  */
 @Timeout(value = 20, unit = TimeUnit.SECONDS)
@@ -20,9 +20,9 @@ class LaunchQueueDiagnosticsDoNotHoldTheQueueTest {
     @Test
     void aJobGetsItsTurnRightAfterAnotherThreadReadTheDiagnostics() throws Exception {
         LaunchQueue queue = new LaunchQueue(10, EngineConfig.defaults());
-        assertEquals(0, queue.wakeUps());
+        assertEquals(0, queue.stats().wakeUps());
         assertEquals(0, queue.wakeUpsOutsideWindow());
-        assertEquals(0, queue.dialingCount());
+        assertEquals(0, queue.stats().dialing());
         assertEquals(0, queue.size());
         assertEquals(0, queue.snapshot().size());
 
