@@ -117,10 +117,6 @@ final class LaunchBook {
         this.guard = guard;
     }
 
-    int window() {
-        return window;
-    }
-
     int size() {
         assert held();
         return queued.size();
@@ -168,13 +164,11 @@ final class LaunchBook {
     }
 
     /** {@code key} (not queued) takes its place, ready to dial from {@code notBeforeNanos} on. */
-    Entry join(JobKey key, long notBeforeNanos, long now) {
+    void join(JobKey key, long notBeforeNanos, long now) {
         assert held();
-        Entry entry = new Entry(key, notBeforeNanos);
-        queued.put(key, entry);
+        queued.put(key, new Entry(key, notBeforeNanos));
         pushOutOfTheWindow();
         assert invariantsHold(now);
-        return entry;
     }
 
     /**

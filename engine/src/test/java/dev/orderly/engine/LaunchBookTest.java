@@ -330,4 +330,18 @@ class LaunchBookTest {
         book.join(key(7), now, now);
         assertEquals(List.of(), woken);
     }
+
+    @Test
+    void aBookGuardedByALockTheCallerDoesNotHoldRefusesToDecide() {
+        java.util.concurrent.locks.ReentrantLock lock = new java.util.concurrent.locks.ReentrantLock();
+        LaunchBook guarded = new LaunchBook(2, entry -> { }, lock);
+        // The tests run with -ea: the book asserts that its monitor's lock is held.
+        assertThrows(AssertionError.class, () -> guarded.passes(key(0)));
+        lock.lock();
+        try {
+            assertTrue(guarded.passes(key(0)), "with the lock held, nothing queued: it dials at once");
+        } finally {
+            lock.unlock();
+        }
+    }
 }

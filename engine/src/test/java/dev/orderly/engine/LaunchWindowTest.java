@@ -46,4 +46,27 @@ class LaunchWindowTest {
         assertThrows(IllegalArgumentException.class, () -> new LaunchQueue(50, new LaunchWindow(20, 2, 15),
                 Duration.ofMillis(-1), Duration.ZERO, key -> { }));
     }
+
+    @Test
+    void theEndsOfThePercentRangeAreAllowed() {
+        assertEquals(2, new LaunchWindow(1, 2, 15).size(10));
+        assertEquals(10, new LaunchWindow(100, 1, 15).size(10));
+        assertEquals("launch window percent must be between 1 and 100, was 101",
+                assertThrows(IllegalArgumentException.class, () -> new LaunchWindow(101, 2, 15)).getMessage());
+    }
+
+    @Test
+    void theDeprecatedFiguresReadTheStats() throws InterruptedException {
+        LaunchQueue queue = new LaunchQueue(10, new LaunchWindow(20, 2, 15), Duration.ofMillis(100),
+                Duration.ofSeconds(5), key -> { });
+        queue.awaitTurn(new dev.orderly.api.JobKey(0, 0)); // nothing queued: it dials at once and holds a slot
+        LaunchQueue.Stats stats = queue.stats();
+        assertEquals(1, stats.dialing());
+        @SuppressWarnings("removal")
+        int dialing = queue.dialingCount();
+        @SuppressWarnings("removal")
+        long wakeUps = queue.wakeUps();
+        assertEquals(stats.dialing(), dialing);
+        assertEquals(stats.wakeUps(), wakeUps);
+    }
 }

@@ -62,6 +62,8 @@ class LoggingTest {
         assertEquals(1, summaries.size(), summaries.toString());
         assertTrue(summaries.get(0).message().startsWith("request req-log done: 12 segment(s) delivered in "),
                 "nothing was found in the store, so the summary does not mention it: " + summaries.get(0).message());
+        assertTrue(summaries.get(0).message().matches(".* \\(first after \\d+ ms\\), .*"),
+                "the summary says when the first segment came: " + summaries.get(0).message());
     }
 
     @Test
