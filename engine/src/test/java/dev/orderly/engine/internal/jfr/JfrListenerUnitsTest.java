@@ -4,11 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.orderly.api.Job;
 import dev.orderly.api.JobKey;
+import dev.orderly.api.RequestFailedException;
 import dev.orderly.api.RequestListener;
+import dev.orderly.api.RequestResult;
 import dev.orderly.api.Tier2Exception;
 import java.io.IOException;
 import java.lang.reflect.Field;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -30,6 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class JfrListenerUnitsTest {
 
+    private static final RequestResult NOTHING = new RequestResult(0, 0, 0, 0, 0, 0, 0, Duration.ZERO, Duration.ZERO);
     private static final JobKey A = new JobKey(1, 0);
     private static final JobKey B = new JobKey(2, 1);
 
@@ -54,6 +58,11 @@ class JfrListenerUnitsTest {
     private record Trace(List<String> events, List<Integer> openAfterEachStep) {}
 
     private Trace record(Set<String> types, List<Consumer<JfrListener>> steps) throws IOException {
+        return record(types, RequestListener.NONE, steps);
+    }
+
+    private Trace record(Set<String> types, RequestListener next, List<Consumer<JfrListener>> steps)
+            throws IOException {
         Path file = dir.resolve("events-" + System.nanoTime() + ".jfr");
         List<Integer> open = new ArrayList<>();
         try (Recording recording = new Recording()) {
@@ -66,7 +75,7 @@ class JfrListenerUnitsTest {
                 }
             }
             recording.start();
-            JfrListener listener = new JfrListener("r-1", RequestListener.NONE);
+            JfrListener listener = new JfrListener("r-1", next);
             for (Consumer<JfrListener> step : steps) {
                 step.accept(listener);
                 open.add(openUnits(listener));
@@ -173,6 +182,109 @@ class JfrListenerUnitsTest {
                 l -> l.onJobDone(job(B, 3))));
         assertEquals(List.of(0, 0, 1, 0), trace.openAfterEachStep());
         assertEquals(List.of("JobRun r-1 2.1/3 done"), trace.events());
+    }
+
+    @Test
+    void theEndOfTheRequestLeavesNothingOpenAWaitIncluded() throws IOException {
+        for (Consumer<JfrListener> end : List.<Consumer<JfrListener>>of(
+                l -> l.onRequestDone(NOTHING),
+                l -> l.onRequestFailed(NOTHING, new RequestFailedException("request r-1 failed", null)),
+                l -> l.onRequestCancelled(NOTHING))) {
+            Trace trace = record(ALL, List.of(
+                    l -> l.onQueued(A),
+                    l -> l.onDial(job(B, 1)),
+                    end));
+            assertEquals(List.of(1, 2, 0), trace.openAfterEachStep());
+            assertEquals(List.of("Dial r-1 2.1/1 cancelled"), trace.events());
+        }
+    }
+
+    @Test
+    void everyListenerEventIsPassedOnToTheNextListenerWhateverIsRecorded() throws IOException {
+        for (Set<String> types : List.of(ALL, Set.<String>of())) {
+            List<String> heard = new ArrayList<>();
+            RequestListener next = new RequestListener() {
+                @Override
+                public void onQueued(JobKey key) {
+                    heard.add("queued " + key);
+                }
+
+                @Override
+                public void onDial(Job job) {
+                    heard.add("dial " + job.attempt());
+                }
+
+                @Override
+                public void onAdmitted(Job job) {
+                    heard.add("admitted " + job.attempt());
+                }
+
+                @Override
+                public void onRefused(Job job, Tier2Exception cause) {
+                    heard.add("refused " + cause.getMessage());
+                }
+
+                @Override
+                public void onFailed(Job job, Tier2Exception cause) {
+                    heard.add("failed " + cause.getMessage());
+                }
+
+                @Override
+                public void onJobDone(Job job) {
+                    heard.add("done " + job.attempt());
+                }
+
+                @Override
+                public void onRerun(JobKey key) {
+                    heard.add("rerun " + key);
+                }
+
+                @Override
+                public void onAbandoned(JobKey key) {
+                    heard.add("abandoned " + key);
+                }
+
+                @Override
+                public void onSegmentDelivered(long segment) {
+                    heard.add("delivered " + segment);
+                }
+
+                @Override
+                public void onRequestDone(RequestResult result) {
+                    heard.add("request done");
+                }
+
+                @Override
+                public void onRequestFailed(RequestResult soFar, RequestFailedException failure) {
+                    heard.add("request failed " + failure.getMessage());
+                }
+
+                @Override
+                public void onRequestCancelled(RequestResult soFar) {
+                    heard.add("request cancelled");
+                }
+            };
+            RequestFailedException failure = new RequestFailedException("request r-1 failed", null);
+            record(types, next, List.of(
+                    l -> l.onQueued(A),
+                    l -> l.onDial(job(A, 1)),
+                    l -> l.onRefused(job(A, 1), Tier2Exception.refused("full")),
+                    l -> l.onDial(job(A, 2)),
+                    l -> l.onAdmitted(job(A, 2)),
+                    l -> l.onFailed(job(A, 2), Tier2Exception.retryable("reset", null)),
+                    l -> l.onDial(job(A, 3)),
+                    l -> l.onAdmitted(job(A, 3)),
+                    l -> l.onJobDone(job(A, 3)),
+                    l -> l.onRerun(A),
+                    l -> l.onAbandoned(B),
+                    l -> l.onSegmentDelivered(1),
+                    l -> l.onRequestDone(NOTHING),
+                    l -> l.onRequestFailed(NOTHING, failure),
+                    l -> l.onRequestCancelled(NOTHING)));
+            assertEquals(List.of("queued " + A, "dial 1", "refused full", "dial 2", "admitted 2", "failed reset",
+                    "dial 3", "admitted 3", "done 3", "rerun " + A, "abandoned " + B, "delivered 1", "request done",
+                    "request failed request r-1 failed", "request cancelled"), heard, "recording " + types);
+        }
     }
 
     @Test
