@@ -10,6 +10,9 @@ import com.tngtech.archunit.lang.ArchRule;
  */
 final class BoundaryRules {
 
+    /** Where {@code @GuardedBy} lives: its annotations are read by the compiler only. */
+    static final String GUARDED_BY_PACKAGE = "com.google.errorprone.annotations.concurrent";
+
     private BoundaryRules() {
     }
 
@@ -28,16 +31,20 @@ final class BoundaryRules {
     /**
      * The engine depends on the api, SLF4J and the JDK only (its {@code java..} packages and the flight recorder's
      * {@code jdk.jfr}, for the engine's JFR events): never on the simulator, a test library, a metrics library, or a
-     * second logging framework.
+     * second logging framework. The one exception is compile-time only: Error Prone's concurrency annotations
+     * ({@code com.google.errorprone.annotations.concurrent}, for {@code @GuardedBy}), which stay in the class files
+     * for the compiler's check but are not needed at run time (a provided dependency); no other Error Prone package.
      */
     static ArchRule engineUsesOnlyTheApiSlf4jAndTheJdk(Layout layout) {
         return classes().that().resideInAPackage(layout.engineTree())
                 .should().onlyDependOnClassesThat()
-                .resideInAnyPackage("java..", "jdk.jfr..", "org.slf4j..", layout.apiTree(), layout.engineTree())
+                .resideInAnyPackage("java..", "jdk.jfr..", "org.slf4j..", GUARDED_BY_PACKAGE, layout.apiTree(),
+                        layout.engineTree())
                 .as("engine classes should depend only on the JDK (java.., jdk.jfr..), SLF4J, the api and the engine"
-                        + " itself")
+                        + " itself (and, at compile time, @GuardedBy)")
                 .because("the engine's dependencies are the api, SLF4J and the JDK only");
     }
+
 
     /**
      * Nothing outside the engine touches the engine's internal package; the simulator and embedders use

@@ -11,20 +11,21 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.EvaluationResult;
 import dev.orderly.archtests.violations.api.ApiThatLogsThroughSlf4j;
-import dev.orderly.archtests.violations.api.ApiThatUsesTheEngine;
 import dev.orderly.archtests.violations.api.ApiThatTagsWithMicrometer;
+import dev.orderly.archtests.violations.api.ApiThatUsesTheEngine;
 import dev.orderly.archtests.violations.api.CleanApiRecord;
 import dev.orderly.archtests.violations.engine.CleanEngineClass;
 import dev.orderly.archtests.violations.engine.ConsoleOutput;
 import dev.orderly.archtests.violations.engine.EngineJfrEvent;
 import dev.orderly.archtests.violations.engine.EngineThatCountsWithMicrometer;
+import dev.orderly.archtests.violations.engine.EngineThatUsesOtherErrorProneAnnotations;
 import dev.orderly.archtests.violations.engine.EngineThatUsesTheSimulator;
 import dev.orderly.archtests.violations.engine.MonitorMethods;
 import dev.orderly.archtests.violations.engine.OtherLoggers;
 import dev.orderly.archtests.violations.engine.PlatformThreads;
-import dev.orderly.archtests.violations.engine.SoleScopeOwner;
 import dev.orderly.archtests.violations.engine.SecondScopeOwner;
 import dev.orderly.archtests.violations.engine.Sleeps;
+import dev.orderly.archtests.violations.engine.SoleScopeOwner;
 import dev.orderly.archtests.violations.engine.SynchronizedBlock;
 import dev.orderly.archtests.violations.engine.SynchronizedMethods;
 import dev.orderly.archtests.violations.engine.internal.InternalDetail;
@@ -109,6 +110,12 @@ class RulesCatchViolationsTest {
     @Test
     void engineDependenciesPassOnLocksVirtualThreadsSlf4jTheApiAndItsOwnInternals() {
         assertNoViolation(BoundaryRules.engineUsesOnlyTheApiSlf4jAndTheJdk(LAYOUT), CleanEngineClass.class);
+    }
+
+    @Test
+    void engineDependenciesFailOnErrorProneAnnotationsOtherThanGuardedBy() {
+        assertViolation(BoundaryRules.engineUsesOnlyTheApiSlf4jAndTheJdk(LAYOUT),
+                EngineThatUsesOtherErrorProneAnnotations.class, "com.google.errorprone.annotations.CheckReturnValue");
     }
 
     @Test

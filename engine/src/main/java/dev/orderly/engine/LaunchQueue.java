@@ -1,11 +1,14 @@
 package dev.orderly.engine;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import dev.orderly.api.EngineConfig;
 import dev.orderly.api.JobKey;
-import java.util.HashSet;
+import dev.orderly.engine.LaunchBook.Entry;
+import dev.orderly.engine.LaunchBook.Turn;
+import dev.orderly.engine.LaunchBook.Wait;
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
-import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -21,7 +24,7 @@ import java.util.function.LongSupplier;
  *   <li>Queued jobs are kept in {@linkplain JobKey#compareTo launch order}: lowest segment first, then highest stage.
  *   <li>The <em>window</em> is the first {@link #windowSize()} queued jobs. Only a job inside the window may dial from
  *       the queue, and only once its not-before time has passed. A job outside the window sends nothing: its thread
- *       waits on its own {@link Condition} with no timeout, costs no CPU, and is woken only when it enters the window.
+ *       waits with no timeout, costs no CPU, and is woken only when it enters the window.
  *   <li><b>Dial slots.</b> A job <em>dials</em> from the return of {@link #awaitTurn} until it reports back through
  *       {@link #refused}, {@link #failed} or {@link #leave}, whether it came through the queue or the no-queue path.
  *       While anything is queued, a job gets its turn only while fewer than {@code windowSize()} of the request's jobs
@@ -39,43 +42,17 @@ import java.util.function.LongSupplier;
  *   <li>{@code leave}: the job is gone; idempotent. Call it the moment a tier2 takes the job, and again on every
  *       exit path.
  *   <li>A timer never wakes a job outside the window: a job that a join in front pushes out of the window gives up its
- *       timed wait (it is signalled once, and waits untimed).
- *   <li>Interrupting a waiting thread makes {@code awaitTurn} throw {@link InterruptedException} and removes the job.
+ *       timed wait (it is woken once, and waits untimed).
+ *   <li>Interrupting a waiting thread makes {@code awaitTurn} throw {@link InterruptedException} and removes the job;
+ *       no wake-up is lost for the others.
+ *   <li>A {@code leave} wakes at most the job that enters the window and, if it freed a dial slot, the first ready job
+ *       that can use it: no thundering herd.
  * </ul>
- *
- * <h2>State and invariants</h2>
- * {@code lock} guards all mutable state: {@code queued}, {@code dialers}, the two wake-up counters, and every field of
- * every {@link Entry}. The configuration fields are final. Under the lock, between operations:
- * <ul>
- *   <li>{@code queued} holds one {@link Entry} per queued key, in launch order; {@code dialers} holds every key that
- *       holds a dial slot, queued (dialing from its place) or not (came through the no-queue path).
- *   <li>No key both holds a dial slot and has a thread waiting for its turn.
- *   <li>An entry's {@link Wait} says what its thread does: {@code TIMED} (only inside the window), {@code PARKED}
- *       (untimed: outside the window, or ready with no slot free), {@code SIGNALLED} (will look again), or
- *       {@code NONE}. A {@code PARKED} entry inside the window is ready (its not-before time has passed).
- *   <li>If a ready entry inside the window is {@code PARKED}, no dial slot is free that a signalled thread will not
- *       look at: {@code dialers.size() + signalled >= window}.
- * </ul>
- * {@code invariantsHold()} checks these after each change when assertions are enabled.
- *
- * <h2>What wakes whom, and why no wake-up is lost</h2>
- * A waiting thread can be allowed to dial by exactly these events: an entry in front of it leaves (it may enter the
- * window), a job reports back (a dial slot frees up), its not-before time passes (its own timed wait ends), or
- * {@code leave} of its own key (it returns, holding nothing). Every event of the first two kinds, every
- * {@code leave}, {@code refused}, {@code failed} and interrupted wait, ends in {@code signalEligible()} under the
- * lock, which walks only the first {@code window} entries and signals the {@code PARKED} ones that may now move:
- * each one whose not-before time is still ahead (it has just entered the window and will start its timed wait), and,
- * from the head, as many ready ones as there are free dial slots. Since a thread records how it waits before it
- * releases the lock in {@code await}, and every state change is made under the same lock, no event can fall between
- * a thread's last look and its wait. A woken thread that can not dial passes the turn on with
- * {@code signalEligible()} before it waits again. So a {@code leave} wakes at most the job that entered the window
- * and, if it freed a dial slot, the first ready job that can use it: no herd. Entries outside the window are never
- * signalled except once, by the join that pushes a timed waiter out; a refused head costs its followers nothing.
  *
  * <h2>Memory consistency</h2>
  * Actions in a thread before it calls {@link #leave}, {@link #refused} or {@link #failed} happen-before the return of
- * a later {@link #awaitTurn}, in any thread, that the call enabled (the lock is released by the first and acquired by
- * the second). Actions before {@code awaitTurn} returns happen-before anything its caller does next, as usual.
+ * a later {@link #awaitTurn}, in any thread, that the call enabled. Actions before {@code awaitTurn} returns
+ * happen-before anything its caller does next, as usual.
  *
  * <p>Cost: {@code awaitTurn}'s no-queue path takes the lock once and looks only at the first queued key;
  * {@code slotFreed} with nothing queued takes no lock. Joining and leaving are {@code O(log n + window)}. A waiting
@@ -84,7 +61,48 @@ import java.util.function.LongSupplier;
  * <p>This class is thread-safe. One live job per key: a key has at most one thread in {@code awaitTurn}, and calls it
  * again only after reporting back.
  */
-public final class LaunchQueue {
+public final class LaunchQueue implements DialGate {
+
+    /*
+     * Implementation notes.
+     *
+     * The queue is a monitor over a book. LaunchBook keeps the rules with no threads: the queued map in launch order,
+     * the dialers (every key that holds a dial slot, queued or not), the window, each entry's not-before time and how
+     * its thread waits; it decides whom each event lets move and names them through the waker, and it asserts its
+     * invariants after each change. This class owns the lock, the waits (one Condition per waiting entry, made when it
+     * first waits), the interrupts, the onJoin callback (run outside the lock) and the wake-up counts.
+     *
+     * State and guards: lock guards the book, wakeUps and wakeUpsOutsideWindow, and every field of every entry.
+     * queuedCount is the book's size, written under the lock after each change of it and read without the lock by
+     * slotFreed's fast path. The configuration fields are final.
+     *
+     * Why no wake-up is lost: a waiting thread can be allowed to dial only by an entry in front of it leaving (it may
+     * enter the window), a job reporting back (a dial slot frees up), its not-before time passing (its own timed wait
+     * ends), or leave of its own key (it returns, holding nothing). Every event of the first two kinds, and every
+     * interrupted wait, ends in the book naming the parked entries that may now move, under the lock. A thread records
+     * how it waits (entry.wait, set by the book's turn) before await releases the lock, and every state change is made
+     * under the same lock, so no event can fall between a thread's last look and its wait. A woken thread that can not
+     * dial passes the turn on before it waits again.
+     *
+     * Wake-up counts: wakeUps counts every return from await/awaitNanos; wakeUpsOutsideWindow those that found the job
+     * outside the window (a timer or signal meant for a job that a join pushed out before it ran), except the one
+     * wake-up that tells a job it was pushed out.
+     */
+
+    /**
+     * The queue's figures, read together under its lock.
+     *
+     * @param queued the number of queued jobs ({@link #size()})
+     * @param dialing how many of the request's jobs hold a dial slot right now, queued or not; while anything is
+     *     queued no job gets a turn that would make it more than the window, with nothing queued it is not bounded
+     * @param wakeUps how many times a waiting thread was woken (by a signal or its own timer) since the queue was made,
+     *     including the one wake-up of a job pushed out of the window and of a job whose key left
+     * @param wakeUpsOutsideWindow how many of {@code wakeUps} found the job outside the window, that is, were wasted:
+     *     a timer or a signal meant for a job in the window that a join pushed out before it ran. The one signal that
+     *     tells a job it was pushed out is not counted. Outside races with jobs joining in front, this stays zero.
+     */
+    public record Stats(int queued, int dialing, long wakeUps, long wakeUpsOutsideWindow) {
+    }
 
     private final ReentrantLock lock = new ReentrantLock();
     private final int window;
@@ -93,50 +111,17 @@ public final class LaunchQueue {
     private final Consumer<? super JobKey> onJoin;
     private final LongSupplier nanoTime;
 
-    // guarded by lock
-    private final TreeMap<JobKey, Entry> queued = new TreeMap<>();
-    // guarded by lock: every job of the request that holds a dial slot, queued or not
-    private final HashSet<JobKey> dialers = new HashSet<>();
-    // written under the lock after each change of queued, read without it by slotFreed: queued.size()
+    @GuardedBy("lock")
+    private final LaunchBook book;
+    // written under the lock after each change of the book's size, read without it by slotFreed
     private volatile int queuedCount;
-    // guarded by lock
+    @GuardedBy("lock")
     private long wakeUps;
-    // guarded by lock
+    @GuardedBy("lock")
     private long wakeUpsOutsideWindow;
 
-    /** What the thread waiting for an entry's turn is doing, as far as the lock holder knows. */
-    enum Wait {
-        /** No thread waits, or it is running (it holds the lock, or is about to take it after its wait). */
-        NONE,
-        /** In a timed wait for its not-before time; only inside the window. */
-        TIMED,
-        /** In an untimed wait: outside the window, or out of dial slots. */
-        PARKED,
-        /** Signalled; it will look at its place again once it has the lock. */
-        SIGNALLED
-    }
-
-    /** One queued job. Every field is guarded by the queue's lock. */
-    private static final class Entry {
-        final JobKey key;
-        final Condition turn;
-        long notBeforeNanos;
-        Thread waiter;
-        Wait wait = Wait.NONE;
-        /** Signalled out of its timed wait because a join in front pushed it out of the window. */
-        boolean pushedOut;
-        /** Its not-before is a refused delay: it was refused for want of a slot, not failed. */
-        boolean refusedWait;
-
-        Entry(JobKey key, Condition turn, long notBeforeNanos) {
-            this.key = key;
-            this.turn = turn;
-            this.notBeforeNanos = notBeforeNanos;
-        }
-    }
-
     /**
-     * A queue for one request of {@code workers} workers.
+     * A queue for one request of {@code workers} workers, with the window and delays of {@code config}.
      *
      * @throws IllegalArgumentException if {@code workers < 1}
      * @throws NullPointerException if {@code config} is null
@@ -157,15 +142,48 @@ public final class LaunchQueue {
     }
 
     /**
+     * A queue for one request of {@code workers} workers that takes only what it uses: the window's rule, and how
+     * long a refused and a failed job wait before they dial again. {@code onJoin} as above.
+     *
+     * @throws IllegalArgumentException if {@code workers < 1} or a delay is negative
+     * @throws NullPointerException if an argument is null
+     */
+    public LaunchQueue(int workers, LaunchWindow window, Duration refusedDelay, Duration failureDelay,
+            Consumer<? super JobKey> onJoin) {
+        this(window.size(workers), nanos("refusedDelay", refusedDelay), nanos("failureDelay", failureDelay), onJoin,
+                System::nanoTime);
+    }
+
+    /**
      * A queue that reads not-before times from {@code nanoTime}, for tests that decide what time it is. Waits still
      * take real time: a timed wait ends when the real delay has passed and then reads {@code nanoTime} again.
      */
     LaunchQueue(int workers, EngineConfig config, Consumer<? super JobKey> onJoin, LongSupplier nanoTime) {
-        this.window = windowSize(workers, config);
-        this.refusedDelayNanos = config.refusedDelay().toNanos();
-        this.failureDelayNanos = config.failureDelay().toNanos();
+        this(windowSize(workers, config), config.refusedDelay().toNanos(), config.failureDelay().toNanos(), onJoin,
+                nanoTime);
+    }
+
+    private LaunchQueue(int window, long refusedDelayNanos, long failureDelayNanos, Consumer<? super JobKey> onJoin,
+            LongSupplier nanoTime) {
+        this.window = window;
+        this.book = new LaunchBook(window, LaunchQueue::wake, lock);
+        this.refusedDelayNanos = refusedDelayNanos;
+        this.failureDelayNanos = failureDelayNanos;
         this.onJoin = Objects.requireNonNull(onJoin, "onJoin");
         this.nanoTime = Objects.requireNonNull(nanoTime, "nanoTime");
+    }
+
+    private static long nanos(String name, Duration delay) {
+        Objects.requireNonNull(delay, name);
+        if (delay.isNegative()) {
+            throw new IllegalArgumentException(name + " must be >= 0, was " + delay);
+        }
+        return delay.toNanos();
+    }
+
+    /** The book names an entry whose thread may now move; it waits on the entry's condition (under the lock). */
+    private static void wake(Entry entry) {
+        entry.turn.signal();
     }
 
     /**
@@ -174,14 +192,10 @@ public final class LaunchQueue {
      *
      * @throws IllegalArgumentException if {@code workers < 1}
      * @throws NullPointerException if {@code config} is null
+     * @see LaunchWindow#size(int)
      */
     public static int windowSize(int workers, EngineConfig config) {
-        Objects.requireNonNull(config, "config");
-        if (workers < 1) {
-            throw new IllegalArgumentException("workers must be >= 1, was " + workers);
-        }
-        long share = (long) workers * config.launchWindowPercent() / 100;
-        return (int) Math.clamp(share, config.launchWindowMin(), config.launchWindowMax());
+        return LaunchWindow.of(config).size(workers);
     }
 
     /** The number of queued jobs that may dial at once. */
@@ -204,34 +218,33 @@ public final class LaunchQueue {
      *     queued, and the wake-up it may have received is passed on
      * @throws IllegalStateException if another thread waits for the same key, or the key holds a dial slot already
      */
+    @Override
     public void awaitTurn(JobKey key) throws InterruptedException {
         Objects.requireNonNull(key, "key");
         boolean joined = false;
         lock.lock();
         try {
-            Entry entry = queued.get(key);
+            Entry entry = book.entry(key);
             if (Thread.interrupted()) {
                 if (entry != null) {
-                    remove(entry);
-                    assert invariantsHold();
+                    book.remove(entry, nanoTime.getAsLong());
+                    changed();
                 }
                 throw new InterruptedException();
             }
-            if (dialers.contains(key)) {
+            if (book.isDialing(key)) {
                 throw new IllegalStateException(key + " is dialing already; report refused, failed or leave first");
             }
             if (entry == null) {
-                // Nothing queued ahead of it (the key itself is not queued), and no queue or a free dial slot.
-                // (A head map's isEmpty would make a view and count it, walking every queued key below this one.)
-                if (queued.isEmpty() || (queued.firstKey().compareTo(key) > 0 && dialers.size() < window)) {
-                    dialers.add(key);
+                if (book.passes(key)) {
                     assert invariantsHold();
                     return;
                 }
-                entry = join(key, nanoTime.getAsLong());
+                long now = nanoTime.getAsLong();
+                book.join(key, now, now);
+                changed();
                 joined = true;
-                assert invariantsHold();
-            } else if (entry.waiter != null) {
+            } else if (entry.waiting) {
                 throw new IllegalStateException(key + " already has a thread waiting for its turn");
             }
         } finally {
@@ -242,57 +255,50 @@ public final class LaunchQueue {
         }
         lock.lock();
         try {
-            Entry entry = queued.get(key);
+            Entry entry = book.entry(key);
             if (entry == null) {
                 return;
             }
-            entry.waiter = Thread.currentThread();
+            if (entry.turn == null) {
+                entry.turn = lock.newCondition();
+            }
+            book.waitFor(entry);
             try {
                 waitForTurn(entry);
             } catch (InterruptedException e) {
-                if (queued.get(key) == entry) {
-                    remove(entry);
+                if (book.entry(key) == entry) {
+                    book.remove(entry, nanoTime.getAsLong());
                 }
                 throw e;
             } finally {
-                entry.waiter = null;
-                entry.wait = Wait.NONE;
-                entry.pushedOut = false;
-                assert invariantsHold();
+                book.doneWaiting(entry);
+                changed();
             }
         } finally {
             lock.unlock();
         }
     }
 
-    /** Waits on {@code entry.turn} until the job may dial, then takes a dial slot. */
+    /** Waits on {@code entry.turn} until the book lets the job dial (it then holds a dial slot), or its key leaves. */
+    @GuardedBy("lock")
     private void waitForTurn(Entry entry) throws InterruptedException {
         assert lock.isHeldByCurrentThread();
         boolean woken = false;
-        while (queued.get(entry.key) == entry) {
-            boolean inWindow = isInWindow(entry);
-            if (woken && !inWindow && !entry.pushedOut) {
+        while (book.entry(entry.key) == entry) {
+            boolean pushedOut = entry.pushedOut;
+            long now = nanoTime.getAsLong();
+            Turn turn = book.turn(entry, woken, now);
+            if (woken && turn == Turn.PARKED_OUTSIDE_THE_WINDOW && !pushedOut) {
                 wakeUpsOutsideWindow++;
             }
-            entry.pushedOut = false;
-            long wait = entry.notBeforeNanos - nanoTime.getAsLong();
-            if (inWindow && wait > 0) {
-                entry.wait = Wait.TIMED;
-                assert invariantsHold();
-                entry.turn.awaitNanos(wait);
-            } else if (inWindow && dialers.size() < window) {
-                dialers.add(entry.key);
-                return;
-            } else {
-                if (woken) {
-                    // We were woken and can not dial: whatever woke us may have been meant for a job behind us.
-                    signalEligible();
+            switch (turn) {
+                case DIAL -> {
+                    return;
                 }
-                entry.wait = Wait.PARKED;
-                assert invariantsHold();
-                entry.turn.await();
+                case TIMED -> entry.turn.awaitNanos(entry.notBeforeNanos - now);
+                case PARKED, PARKED_OUTSIDE_THE_WINDOW -> entry.turn.await();
             }
-            entry.wait = Wait.NONE;
+            book.awake(entry);
             wakeUps++;
             woken = true;
         }
@@ -302,6 +308,7 @@ public final class LaunchQueue {
      * The job of {@code key} was refused or the fleet was unreachable: nothing ran. It keeps its place (or takes one,
      * if it was not queued) and may dial again {@code refusedDelay} from now. Not counted against the job.
      */
+    @Override
     public void refused(JobKey key) {
         requeue(key, refusedDelayNanos, true);
     }
@@ -310,27 +317,19 @@ public final class LaunchQueue {
      * The job of {@code key} got in and failed. It takes its place again and may dial no sooner than
      * {@code failureDelay} from now; meanwhile it holds its place and, if it is in the window, its window slot.
      */
+    @Override
     public void failed(JobKey key) {
         requeue(key, failureDelayNanos, false);
     }
 
     private void requeue(JobKey key, long delayNanos, boolean refusal) {
         Objects.requireNonNull(key, "key");
-        boolean joined = false;
+        boolean joined;
         lock.lock();
         try {
-            long notBefore = nanoTime.getAsLong() + delayNanos;
-            dialers.remove(key);
-            Entry entry = queued.get(key);
-            if (entry == null) {
-                join(key, notBefore).refusedWait = refusal;
-                joined = true;
-            } else {
-                entry.notBeforeNanos = notBefore;
-                entry.refusedWait = refusal;
-            }
-            signalEligible();
-            assert invariantsHold();
+            long now = nanoTime.getAsLong();
+            joined = book.requeue(key, now + delayNanos, refusal, now);
+            changed();
         } finally {
             lock.unlock();
         }
@@ -343,21 +342,15 @@ public final class LaunchQueue {
      * The job of {@code key} is no longer waiting: a tier2 took it, or it ended. Idempotent. Wakes the job that
      * enters the window, if any, and no other.
      */
+    @Override
     public void leave(JobKey key) {
         Objects.requireNonNull(key, "key");
         lock.lock();
         try {
-            Entry entry = queued.get(key);
-            if (entry != null) {
-                remove(entry);
-                if (entry.waiter != null && entry.waiter != Thread.currentThread()) {
-                    entry.wait = Wait.SIGNALLED;
-                    entry.turn.signal();
-                }
-            } else if (dialers.remove(key)) {
-                signalEligible();
+            if (book.holds(key)) { // else a repeated leave: nothing to do, and no clock read
+                book.leave(key, nanoTime.getAsLong());
+                changed();
             }
-            assert invariantsHold();
         } finally {
             lock.unlock();
         }
@@ -369,6 +362,7 @@ public final class LaunchQueue {
      * delay: otherwise the slot idles, or goes to another request's random redial, for up to {@code refusedDelay}.
      * A job sitting out a failure delay keeps it. Wakes at most that one job; a queue with no such job is unchanged.
      */
+    @Override
     public void slotFreed() {
         if (queuedCount == 0) {
             // Nothing queued, so no refused job waits: nothing to do, and no lock taken. A job refused at the same
@@ -377,23 +371,7 @@ public final class LaunchQueue {
         }
         lock.lock();
         try {
-            long now = nanoTime.getAsLong();
-            int position = 0;
-            for (Entry e : queued.values()) {
-                if (position++ >= window) {
-                    break;
-                }
-                if (e.refusedWait && !dialers.contains(e.key) && e.notBeforeNanos - now > 0) {
-                    e.notBeforeNanos = now;
-                    e.refusedWait = false;
-                    if (e.wait == Wait.TIMED) {
-                        // Its delay is over: it looks again, and dials if a dial slot is free, else parks for one.
-                        e.wait = Wait.SIGNALLED;
-                        e.turn.signal();
-                    }
-                    break;
-                }
-            }
+            book.slotFreed(nanoTime.getAsLong());
             assert invariantsHold();
         } finally {
             lock.unlock();
@@ -404,7 +382,7 @@ public final class LaunchQueue {
     public int size() {
         lock.lock();
         try {
-            return queued.size();
+            return book.size();
         } finally {
             lock.unlock();
         }
@@ -414,132 +392,69 @@ public final class LaunchQueue {
     public List<JobKey> snapshot() {
         lock.lock();
         try {
-            return List.copyOf(queued.keySet());
+            return book.order();
         } finally {
             lock.unlock();
         }
     }
 
-    /**
-     * Diagnostic: how many times a waiting thread was woken (by a signal or its own timer) since the queue was made,
-     * including the one wake-up of a job pushed out of the window and of a job whose key left.
-     */
-    public long wakeUps() {
+    /** The queue's figures, read together. */
+    public Stats stats() {
         lock.lock();
         try {
-            return wakeUps;
+            return new Stats(book.size(), book.dialing(), wakeUps, wakeUpsOutsideWindow);
         } finally {
             lock.unlock();
         }
     }
 
     /**
-     * Diagnostic: how many of {@link #wakeUps()} found the job outside the window, that is, were wasted: a timer or a
-     * signal meant for a job in the window that a join pushed out before it ran. The one signal that tells a job it was
-     * pushed out is not counted. Outside races with jobs joining in front, this stays zero.
+     * How many waiting threads were woken and found their job outside the window; {@code stats().wakeUpsOutsideWindow()}.
+     * A timer never wakes a job outside the window, so outside races with jobs joining in front this stays zero.
      */
     public long wakeUpsOutsideWindow() {
-        lock.lock();
-        try {
-            return wakeUpsOutsideWindow;
-        } finally {
-            lock.unlock();
-        }
+        return stats().wakeUpsOutsideWindow();
     }
 
     /**
-     * Diagnostic: how many of the request's jobs hold a dial slot right now, queued or not. While anything is queued no
-     * job gets a turn that would make it more than {@link #windowSize()}; with nothing queued it is not bounded.
+     * How many jobs hold a dial slot now; {@code stats().dialing()}.
+     *
+     * @deprecated read {@link #stats()}, which gives every figure at one moment; kept so that code written against
+     *     0.1 still compiles
      */
+    @Deprecated(since = "0.2.0", forRemoval = true)
     public int dialingCount() {
-        lock.lock();
-        try {
-            return dialers.size();
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    // ---- everything below runs with the lock held
-
-    private Entry join(JobKey key, long notBeforeNanos) {
-        assert lock.isHeldByCurrentThread();
-        Entry entry = new Entry(key, lock.newCondition(), notBeforeNanos);
-        queued.put(key, entry);
-        queuedCount = queued.size();
-        pushOutOfTheWindow();
-        return entry;
+        return stats().dialing();
     }
 
     /**
-     * After a join: the entry it pushed out of the window gives up its timed wait, so that no timer wakes a job outside
-     * the window. Its thread is signalled once and parks untimed; that one wake-up is the push-out's, not a wasted one.
-     * Only the entry just past the window can be in a timed wait there, and only if the join was in front of it: a
-     * timed wait is only ever started inside the window, so the join need not say where it took place.
+     * How many times a waiting thread was woken; {@code stats().wakeUps()}.
+     *
+     * @deprecated read {@link #stats()}, which gives every figure at one moment; kept so that code written against
+     *     0.1 still compiles
      */
-    private void pushOutOfTheWindow() {
-        assert lock.isHeldByCurrentThread();
-        int position = 0;
-        for (Entry e : queued.values()) {
-            if (position++ == window) {
-                if (e.wait == Wait.TIMED) {
-                    e.wait = Wait.SIGNALLED;
-                    e.pushedOut = true;
-                    e.turn.signal();
-                }
-                return;
-            }
-        }
+    @Deprecated(since = "0.2.0", forRemoval = true)
+    public long wakeUps() {
+        return stats().wakeUps();
     }
 
-    private void remove(Entry entry) {
-        assert lock.isHeldByCurrentThread();
-        queued.remove(entry.key);
-        queuedCount = queued.size();
-        dialers.remove(entry.key);
-        signalEligible();
+    /** Under the lock, after a change of the book: keeps {@code queuedCount} its size, and checks the invariants. */
+    @GuardedBy("lock")
+    private void changed() {
+        int size = book.size();
+        if (size != queuedCount) {
+            queuedCount = size;
+        }
+        assert invariantsHold();
     }
 
-    private boolean isInWindow(Entry entry) {
+    @GuardedBy("lock")
+    private boolean invariantsHold() {
         assert lock.isHeldByCurrentThread();
-        int position = 0;
-        for (Entry e : queued.values()) {
-            if (e == entry) {
-                return true;
-            }
-            if (++position >= window) {
-                return false;
-            }
+        if (queuedCount != book.size()) {
+            throw new AssertionError("queuedCount " + queuedCount + " but " + book.size() + " queued");
         }
-        throw new AssertionError(entry.key + " is not queued"); // only a queued job's thread asks
-    }
-
-    /**
-     * Signals the parked entries in the window that may now move: each one whose not-before is still ahead (it has
-     * just entered the window and will start its timed wait), and as many ready ones as there are free dial slots.
-     * Walks at most {@code window} entries; never signals an entry outside the window.
-     */
-    private void signalEligible() {
-        assert lock.isHeldByCurrentThread();
-        int freeSlots = window - dialers.size();
-        long now = nanoTime.getAsLong();
-        int position = 0;
-        for (Entry e : queued.values()) {
-            if (position++ >= window) {
-                return;
-            }
-            if (e.wait != Wait.PARKED) {
-                continue;
-            }
-            if (e.notBeforeNanos - now > 0) {
-                e.wait = Wait.SIGNALLED;
-                e.turn.signal();
-            } else if (freeSlots > 0) {
-                freeSlots--;
-                e.wait = Wait.SIGNALLED;
-                e.turn.signal();
-            }
-        }
+        return book.invariantsHold(nanoTime.getAsLong());
     }
 
     /** For tests: what the thread waiting for the turn of {@code key} is doing; {@code NONE} if the key is not queued. */
@@ -556,7 +471,7 @@ public final class LaunchQueue {
         return notBefore;
     }
 
-    /** For tests: the condition the thread waiting for the turn of {@code key} waits on, or null if not queued. */
+    /** For tests: the condition the thread waiting for the turn of {@code key} waits on, or null if none. */
     Condition turnOf(JobKey key) {
         return readEntry(key, e -> e.turn, null);
     }
@@ -577,65 +492,18 @@ public final class LaunchQueue {
     private <T> T readEntry(JobKey key, Function<Entry, T> read, T ifNotQueued) {
         lock.lock();
         try {
-            Entry entry = queued.get(key);
+            Entry entry = book.entry(key);
             return entry == null ? ifNotQueued : read.apply(entry);
         } finally {
             lock.unlock();
         }
     }
 
-    /**
-     * Checks the invariants of the class comment, in {@code O(queued)}; for {@code assert invariantsHold()} after each
-     * change, so that it costs nothing unless assertions are enabled (the tests run with {@code -ea}).
-     */
-    private boolean invariantsHold() {
-        assert lock.isHeldByCurrentThread();
-        if (queuedCount != queued.size()) {
-            throw new AssertionError("queuedCount " + queuedCount + " but " + queued.size() + " queued");
-        }
-        long now = nanoTime.getAsLong();
-        int position = 0;
-        int signalled = 0;
-        boolean readyAndParkedInWindow = false;
-        for (var mapping : queued.entrySet()) {
-            Entry e = mapping.getValue();
-            boolean inWindow = position++ < window;
-            if (!e.key.equals(mapping.getKey())) {
-                throw new AssertionError("entry of " + e.key + " filed under " + mapping.getKey());
-            }
-            if (e.waiter == null && e.wait != Wait.NONE) {
-                throw new AssertionError(e.key + " has no waiting thread but is recorded as " + e.wait);
-            }
-            if (e.waiter != null && dialers.contains(e.key)) {
-                throw new AssertionError(e.key + " holds a dial slot and still waits for its turn");
-            }
-            if (e.wait == Wait.TIMED && !inWindow) {
-                throw new AssertionError(e.key + " is in a timed wait outside the window");
-            }
-            if (e.pushedOut && e.wait != Wait.SIGNALLED) {
-                throw new AssertionError(e.key + " was pushed out of the window but not signalled");
-            }
-            if (e.wait == Wait.SIGNALLED) {
-                signalled++;
-            }
-            if (inWindow && e.wait == Wait.PARKED) {
-                if (e.notBeforeNanos - now > 0) {
-                    throw new AssertionError(e.key + " is in the window with a not-before time ahead, parked untimed");
-                }
-                readyAndParkedInWindow = true;
-            }
-        }
-        if (readyAndParkedInWindow && dialers.size() + signalled < window) {
-            throw new AssertionError("a dial slot is free and a ready job in the window stays parked: " + queued.keySet()
-                    + ", dialing " + dialers + ", signalled " + signalled);
-        }
-        return true;
-    }
-
     /** The window and the delays, for log lines. */
     @Override
     public String toString() {
-        return "LaunchQueue[window=" + window + ", refusedDelay=" + TimeUnit.NANOSECONDS.toMillis(refusedDelayNanos)
-                + "ms, failureDelay=" + TimeUnit.NANOSECONDS.toMillis(failureDelayNanos) + "ms]";
+        return "LaunchQueue[window=" + window + ", refusedDelay="
+                + TimeUnit.NANOSECONDS.toMillis(refusedDelayNanos) + "ms, failureDelay="
+                + TimeUnit.NANOSECONDS.toMillis(failureDelayNanos) + "ms]";
     }
 }

@@ -12,6 +12,7 @@ import dev.orderly.api.RequestListener;
 import dev.orderly.api.RequestPlan;
 import dev.orderly.api.RequestResult;
 import dev.orderly.engine.internal.OrderlyEngine;
+import dev.orderly.testing.ScriptedTier2;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -56,7 +57,7 @@ class AnEngineWideJobCapUnderFaultsLeavesNothingBehindTest {
                     RequestPlan plan = new RequestPlan(0, random.nextInt(1, 30), random.nextInt(1, 3),
                             random.nextInt(1, 9));
                     InMemoryOutputStore store = new InMemoryOutputStore();
-                    StubTier2 tier2 = new StubTier2(plan, store, new RandomFaults(seed, 0.5));
+                    ScriptedTier2 tier2 = new ScriptedTier2(plan, store::write, new RandomFaults(seed, 0.5));
                     RecordingClient recorder = new RecordingClient();
                     long clientFailsAt = random.nextInt(8) == 0 ? random.nextLong(0, plan.endSegment()) : -1;
                     int cancelAtDial = random.nextInt(5) == 0 ? random.nextInt(1, 20) : -1;

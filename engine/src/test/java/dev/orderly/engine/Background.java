@@ -9,12 +9,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /** Runs {@code engine.run(request)} on a thread of its own, so a test can watch it and interrupt it. */
-final class Background {
+public final class Background {
 
     private final CompletableFuture<RequestResult> outcome = new CompletableFuture<>();
     private final Thread caller;
 
-    Background(Engine engine, Request request) {
+    public Background(Engine engine, Request request) {
         caller = Thread.ofVirtual().name("test-caller").start(() -> {
             try {
                 outcome.complete(engine.run(request));
@@ -24,16 +24,16 @@ final class Background {
         });
     }
 
-    void interrupt() {
+    public void interrupt() {
         caller.interrupt();
     }
 
-    boolean isDone() {
+    public boolean isDone() {
         return outcome.isDone();
     }
 
     /** The result, or what run threw (unwrapped). */
-    RequestResult get(long seconds) throws Throwable {
+    public RequestResult get(long seconds) throws Throwable {
         try {
             return outcome.get(seconds, TimeUnit.SECONDS);
         } catch (ExecutionException e) {
@@ -44,7 +44,7 @@ final class Background {
     }
 
     /** What run threw; fails if it returned. */
-    Throwable failure(long seconds) {
+    public Throwable failure(long seconds) {
         try {
             RequestResult result = get(seconds);
             throw new AssertionError("run returned " + result + " instead of throwing");

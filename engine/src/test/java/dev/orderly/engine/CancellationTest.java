@@ -14,6 +14,8 @@ import dev.orderly.api.RequestFailedException;
 import dev.orderly.api.RequestListener;
 import dev.orderly.api.RequestPlan;
 import dev.orderly.api.Tier2Exception;
+import dev.orderly.testing.Script;
+import dev.orderly.testing.ScriptedTier2;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Optional;
@@ -52,13 +54,13 @@ class CancellationTest {
      * Segments 0 and 1 block in {@code await}, 2 blocks in {@code dial}, 3 is refused (and waits out the refused delay,
      * in the queue or on its own), 4 failed (and waits out the failure delay), the rest succeed.
      */
-    private static StubTier2.Step stuckEverywhere(Job job) {
+    private static Script stuckEverywhere(Job job) {
         return switch ((int) job.key().segment()) {
-            case 0, 1 -> StubTier2.AWAIT_BLOCKS;
-            case 2 -> StubTier2.DIAL_BLOCKS;
-            case 3 -> StubTier2.refused();
-            case 4 -> StubTier2.awaitThrows(Tier2Exception.retryable("stream reset", null));
-            default -> StubTier2.OK;
+            case 0, 1 -> Script.block();
+            case 2 -> Script.blockDial();
+            case 3 -> Script.refuse(1);
+            case 4 -> Script.throwOnAwait(Tier2Exception.retryable("stream reset", null));
+            default -> Script.succeed();
         };
     }
 
@@ -82,7 +84,7 @@ class CancellationTest {
     @ValueSource(booleans = {true, false})
     void interruptingTheCallerEndsEveryThreadAndClosesEveryCall(boolean ordered) {
         InMemoryOutputStore store = new InMemoryOutputStore();
-        StubTier2 tier2 = new StubTier2(PLAN, store, CancellationTest::stuckEverywhere);
+        ScriptedTier2 tier2 = new ScriptedTier2(PLAN, store::write, CancellationTest::stuckEverywhere);
         ThreadCensus census = new ThreadCensus();
         Waits waits = new Waits();
         Background run = new Background(census.engine(longDelays(ordered)),
@@ -108,13 +110,13 @@ class CancellationTest {
         JobKey fatal = new JobKey(5, 0);
         CountDownLatch othersBusy = new CountDownLatch(5);
         InMemoryOutputStore store = new InMemoryOutputStore();
-        StubTier2 tier2 = new StubTier2(PLAN, store, job -> {
+        ScriptedTier2 tier2 = new ScriptedTier2(PLAN, store::write, job -> {
             if (job.key().equals(fatal)) {
                 othersBusy.await();
-                return StubTier2.dialThrows(Tier2Exception.fatal("module panicked", null));
+                return Script.throwOnDial(Tier2Exception.fatal("module panicked", null));
             }
             othersBusy.countDown();
-            return job.key().segment() % 2 == 0 ? StubTier2.AWAIT_BLOCKS : StubTier2.DIAL_BLOCKS;
+            return job.key().segment() % 2 == 0 ? Script.block() : Script.blockDial();
         });
         ThreadCensus census = new ThreadCensus();
         Background run = new Background(census.engine(longDelays(ordered)),
@@ -134,8 +136,8 @@ class CancellationTest {
     void aClientExceptionFailsTheRequestWithItsCause(boolean ordered) {
         IOException diskFull = new IOException("disk full");
         InMemoryOutputStore store = new InMemoryOutputStore();
-        StubTier2 tier2 = new StubTier2(PLAN, store,
-                job -> job.key().segment() < 5 ? StubTier2.OK : StubTier2.AWAIT_BLOCKS);
+        ScriptedTier2 tier2 = new ScriptedTier2(PLAN, store::write,
+                job -> job.key().segment() < 5 ? Script.succeed() : Script.block());
         ThreadCensus census = new ThreadCensus();
         RecordingClient recorder = new RecordingClient();
         Background run = new Background(census.engine(longDelays(ordered)),
@@ -161,12 +163,12 @@ class CancellationTest {
         CountDownLatch clientHeld = new CountDownLatch(1);
         CountDownLatch never = new CountDownLatch(1);
         InMemoryOutputStore store = new InMemoryOutputStore();
-        StubTier2 tier2 = new StubTier2(PLAN, store, job -> {
+        ScriptedTier2 tier2 = new ScriptedTier2(PLAN, store::write, job -> {
             if (job.key().segment() == 3) {
                 clientHeld.await();
-                return StubTier2.awaitThrows(Tier2Exception.fatal("bad block", null));
+                return Script.throwOnAwait(Tier2Exception.fatal("bad block", null));
             }
-            return StubTier2.OK;
+            return Script.succeed();
         });
         ThreadCensus census = new ThreadCensus();
         Background run = new Background(census.engine(longDelays(ordered)),

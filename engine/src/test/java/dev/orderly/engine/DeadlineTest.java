@@ -10,6 +10,8 @@ import dev.orderly.api.RequestFailedException;
 import dev.orderly.api.RequestPlan;
 import dev.orderly.api.RequestResult;
 import dev.orderly.api.Tier2Exception;
+import dev.orderly.testing.Script;
+import dev.orderly.testing.ScriptedTier2;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -36,8 +38,8 @@ class DeadlineTest {
     void aFleetThatAlwaysRefusesFailsTheRequestAtItsDeadline(boolean ordered) {
         RequestPlan plan = new RequestPlan(100, 110, 2, 3); // not from 0: "3 of 10" counts from the first segment
         InMemoryOutputStore store = new InMemoryOutputStore();
-        StubTier2 tier2 = new StubTier2(plan, store,
-                job -> job.key().segment() < 103 ? StubTier2.OK : StubTier2.refused());
+        ScriptedTier2 tier2 = new ScriptedTier2(plan, store::write,
+                job -> job.key().segment() < 103 ? Script.succeed() : Script.refuse(1));
         ThreadCensus census = new ThreadCensus();
         RecordingClient client = new RecordingClient();
         Background run = new Background(census.engine(config(ordered)),
@@ -58,7 +60,7 @@ class DeadlineTest {
     @Test
     void aRequestWithinItsDeadlineDeliversEverything() throws Exception {
         InMemoryOutputStore store = new InMemoryOutputStore();
-        StubTier2 tier2 = new StubTier2(PLAN, store, job -> StubTier2.OK);
+        ScriptedTier2 tier2 = new ScriptedTier2(PLAN, store::write, job -> Script.succeed());
         RecordingClient client = new RecordingClient();
 
         RequestResult result = Orderly.engine(Fixtures.fast())
@@ -72,12 +74,12 @@ class DeadlineTest {
     void aFailedRequestCarriesThePartialResult() {
         InMemoryOutputStore store = new InMemoryOutputStore();
         CountDownLatch fiveDelivered = new CountDownLatch(5);
-        StubTier2 tier2 = new StubTier2(PLAN, store, job -> {
+        ScriptedTier2 tier2 = new ScriptedTier2(PLAN, store::write, job -> {
             if (job.key().segment() < 5) {
-                return StubTier2.OK;
+                return Script.succeed();
             }
             fiveDelivered.await();
-            return StubTier2.dialThrows(Tier2Exception.fatal("bad module", null));
+            return Script.throwOnDial(Tier2Exception.fatal("bad module", null));
         });
         Background run = new Background(Orderly.engine(Fixtures.fast()),
                 Request.of(PLAN, tier2, store, (segment, output) -> fiveDelivered.countDown()));
@@ -91,8 +93,8 @@ class DeadlineTest {
     @Test
     void anInterruptedRequestCarriesThePartialResultAsASuppressedException() {
         InMemoryOutputStore store = new InMemoryOutputStore();
-        StubTier2 tier2 = new StubTier2(PLAN, store,
-                job -> job.key().segment() < 4 ? StubTier2.OK : StubTier2.AWAIT_BLOCKS);
+        ScriptedTier2 tier2 = new ScriptedTier2(PLAN, store::write,
+                job -> job.key().segment() < 4 ? Script.succeed() : Script.block());
         RecordingClient client = new RecordingClient();
         Background run = new Background(Orderly.engine(Fixtures.fast()), Request.of(PLAN, tier2, store, client));
         org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> client.segments().size() == 4

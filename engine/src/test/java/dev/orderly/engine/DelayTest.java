@@ -11,6 +11,8 @@ import dev.orderly.api.RequestListener;
 import dev.orderly.api.RequestPlan;
 import dev.orderly.api.RequestResult;
 import dev.orderly.api.Tier2Exception;
+import dev.orderly.testing.Script;
+import dev.orderly.testing.ScriptedTier2;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -43,13 +45,13 @@ class DelayTest {
                 .ordered(ordered)
                 .build();
         InMemoryOutputStore store = new InMemoryOutputStore();
-        StubTier2 tier2 = new StubTier2(PLAN, store, job -> {
+        ScriptedTier2 tier2 = new ScriptedTier2(PLAN, store::write, job -> {
             if (!job.key().equals(UNIT) || job.attempt() > 1) {
-                return StubTier2.OK;
+                return Script.succeed();
             }
             return failure
-                    ? StubTier2.awaitThrows(Tier2Exception.retryable("stream reset", null))
-                    : StubTier2.refused();
+                    ? Script.throwOnAwait(Tier2Exception.retryable("stream reset", null))
+                    : Script.refuse(1);
         });
         AtomicLong setBackAt = new AtomicLong();
         AtomicLong redialAt = new AtomicLong();
@@ -77,7 +79,7 @@ class DelayTest {
 
         long waitedMillis = TimeUnit.NANOSECONDS.toMillis(redialAt.get() - setBackAt.get());
         assertTrue(waitedMillis >= 1000, "redialed " + waitedMillis + " ms after the " + kind);
-        assertEquals(2, tier2.dialsOf(UNIT));
+        assertEquals(2, tier2.log().dialsOf(UNIT));
         assertEquals(4, result.segmentsDelivered());
         assertEquals(failure ? 1 : 0, result.failures());
         assertEquals(failure ? 0 : 1, result.refusals());

@@ -8,6 +8,8 @@ import dev.orderly.api.EngineConfig;
 import dev.orderly.api.Request;
 import dev.orderly.api.RequestPlan;
 import dev.orderly.api.RequestResult;
+import dev.orderly.testing.Script;
+import dev.orderly.testing.ScriptedTier2;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -33,7 +35,7 @@ class DeliveryTest {
             long start, long end, int stages, int workers, boolean ordered) throws Exception {
         RequestPlan plan = new RequestPlan(start, end, stages, workers);
         InMemoryOutputStore store = new InMemoryOutputStore();
-        StubTier2 tier2 = new StubTier2(plan, store, job -> StubTier2.OK);
+        ScriptedTier2 tier2 = new ScriptedTier2(plan, store::write, job -> Script.succeed());
         RecordingClient client = new RecordingClient();
         EngineConfig config = ordered ? Fixtures.fast() : Fixtures.fastUnordered();
 
@@ -45,7 +47,7 @@ class DeliveryTest {
         assertEquals(List.of(), tier2.dependencyViolations());
         assertEquals(0, tier2.openCalls(), "open calls");
         assertEquals(end - start, result.segmentsDelivered());
-        assertEquals(tier2.dials().size(), result.dials());
+        assertEquals(tier2.log().dials().size(), result.dials());
         assertEquals(result.dials(), result.admissions());
         assertEquals(0, result.refusals());
         assertTrue(result.elapsed().compareTo(result.timeToFirstSegment()) >= 0, result.toString());
@@ -59,7 +61,7 @@ class DeliveryTest {
         RecordingClient client = new RecordingClient();
 
         RequestResult result = Orderly.engine()
-                .run(Request.of(plan, new StubTier2(plan, store, job -> StubTier2.OK), store, client));
+                .run(Request.of(plan, new ScriptedTier2(plan, store::write, job -> Script.succeed()), store, client));
 
         assertEquals(range(0, 5), client.segments());
         assertEquals(5, result.segmentsDelivered());

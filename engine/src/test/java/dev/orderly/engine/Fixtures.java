@@ -6,13 +6,13 @@ import java.util.List;
 import java.util.stream.LongStream;
 
 /** Shared settings for engine tests: small delays keep the suite fast on a busy machine. */
-final class Fixtures {
+public final class Fixtures {
 
     private Fixtures() {
     }
 
     /** Ordered launch with 2 ms refused and 20 ms failure delays. */
-    static EngineConfig fast() {
+    public static EngineConfig fast() {
         return EngineConfig.builder()
                 .refusedDelay(Duration.ofMillis(2))
                 .failureDelay(Duration.ofMillis(20))
@@ -20,11 +20,11 @@ final class Fixtures {
     }
 
     /** The unordered baseline with the same delays. */
-    static EngineConfig fastUnordered() {
+    public static EngineConfig fastUnordered() {
         return fast().toBuilder().ordered(false).build();
     }
 
-    static List<Long> range(long start, long end) {
+    public static List<Long> range(long start, long end) {
         return LongStream.range(start, end).boxed().toList();
     }
 }

@@ -19,7 +19,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * job abandoned before it was admitted is fine). It also keeps the figures the request-end event was given.
  * Thread-safe. A test may subclass it to hear other events too.
  */
-class JobEndLedger implements RequestListener {
+public class JobEndLedger implements RequestListener {
 
     private final Map<JobKey, Job> open = new ConcurrentHashMap<>();
     private final List<String> violations = new CopyOnWriteArrayList<>();
@@ -73,12 +73,12 @@ class JobEndLedger implements RequestListener {
     }
 
     /** The figures each request-end event was given, in order: exactly one per request run. */
-    List<RequestResult> ends() {
+    public List<RequestResult> ends() {
         return ends;
     }
 
     /** Admitted jobs with no end event yet, and the events that broke the rule. Empty when the rule held. */
-    List<String> violations() {
+    public List<String> violations() {
         List<String> all = new java.util.ArrayList<>(violations);
         open.values().forEach(job -> all.add(job + " admitted and never ended"));
         return all;

@@ -4,6 +4,8 @@ import dev.orderly.api.JobKey;
 import dev.orderly.api.Request;
 import dev.orderly.api.RequestPlan;
 import dev.orderly.api.Tier2Exception;
+import dev.orderly.testing.Script;
+import dev.orderly.testing.ScriptedTier2;
 import java.util.concurrent.CountDownLatch;
 
 /**
@@ -17,23 +19,23 @@ final class LateFailingShadowedJob {
 
     final InMemoryOutputStore store = new InMemoryOutputStore();
     final RecordingClient recorder = new RecordingClient();
-    final StubTier2 tier2;
+    final ScriptedTier2 tier2;
     private final RequestPlan plan;
     private final CountDownLatch delivered = new CountDownLatch(1);
 
     LateFailingShadowedJob(RequestPlan plan, Tier2Exception lateFailure) {
         this.plan = plan;
         CountDownLatch shadowedDialed = new CountDownLatch(1);
-        this.tier2 = new StubTier2(plan, store, job -> {
+        this.tier2 = new ScriptedTier2(plan, store::write, job -> {
             if (job.key().equals(new JobKey(0, 1))) {
                 shadowedDialed.await();
             }
             if (job.key().equals(SHADOWED)) {
                 shadowedDialed.countDown();
                 delivered.await();
-                return StubTier2.dialThrows(lateFailure);
+                return Script.throwOnDial(lateFailure);
             }
-            return StubTier2.OK;
+            return Script.succeed();
         });
     }
 

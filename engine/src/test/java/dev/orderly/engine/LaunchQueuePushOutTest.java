@@ -48,14 +48,14 @@ class LaunchQueuePushOutTest {
         queue.refused(key(4));
         TurnWaiter three = waitFor(queue, key(3));
         TurnWaiter four = waitFor(queue, key(4));
-        three.awaitWaiting(queue, LaunchQueue.Wait.TIMED, MOVES_WITHIN);
-        four.awaitWaiting(queue, LaunchQueue.Wait.TIMED, MOVES_WITHIN);
+        three.awaitWaiting(queue, LaunchBook.Wait.TIMED, MOVES_WITHIN);
+        four.awaitWaiting(queue, LaunchBook.Wait.TIMED, MOVES_WITHIN);
 
         queue.refused(key(1)); // joins in front: (4) is out of the window, and its hour-long timed wait must end now
-        four.awaitWaiting(queue, LaunchQueue.Wait.PARKED, MOVES_WITHIN);
-        three.awaitWaiting(queue, LaunchQueue.Wait.TIMED, MOVES_WITHIN);
+        four.awaitWaiting(queue, LaunchBook.Wait.PARKED, MOVES_WITHIN);
+        three.awaitWaiting(queue, LaunchBook.Wait.TIMED, MOVES_WITHIN);
         assertEquals(List.of(key(1), key(3), key(4)), queue.snapshot());
-        assertEquals(1, queue.wakeUps(), "only the pushed-out job was woken");
+        assertEquals(1, queue.stats().wakeUps(), "only the pushed-out job was woken");
         assertEquals(0, queue.wakeUpsOutsideWindow(), "the push-out's own signal is not a wasted wake-up");
     }
 
@@ -68,26 +68,26 @@ class LaunchQueuePushOutTest {
         queue.awaitTurn(key(11)); // nothing queued: both dial, and hold both dial slots
         queue.failed(key(1));
         TurnWaiter one = waitFor(queue, key(1));
-        one.awaitWaiting(queue, LaunchQueue.Wait.TIMED, MOVES_WITHIN); // sits out its failure delay, in the window
+        one.awaitWaiting(queue, LaunchBook.Wait.TIMED, MOVES_WITHIN); // sits out its failure delay, in the window
         queue.refused(key(5));
         TurnWaiter five = waitFor(queue, key(5));
-        five.awaitWaiting(queue, LaunchQueue.Wait.PARKED, MOVES_WITHIN); // ready, in the window, no dial slot
+        five.awaitWaiting(queue, LaunchBook.Wait.PARKED, MOVES_WITHIN); // ready, in the window, no dial slot
 
         // One change that no waiting thread can see half of: (10) frees its slot, which wakes (5), the first ready job;
         // then (0) joins in front before (5) runs, and (5) wakes up outside the window.
         queue.whileLocked(() -> {
             queue.leave(key(10));
-            assertEquals(LaunchQueue.Wait.SIGNALLED, queue.waitState(key(5)));
+            assertEquals(LaunchBook.Wait.SIGNALLED, queue.waitState(key(5)));
             queue.refused(key(0));
         });
-        five.awaitWaiting(queue, LaunchQueue.Wait.PARKED, MOVES_WITHIN);
+        five.awaitWaiting(queue, LaunchBook.Wait.PARKED, MOVES_WITHIN);
         assertEquals(List.of(key(0), key(1), key(5)), queue.snapshot());
-        assertEquals(1, queue.wakeUps());
+        assertEquals(1, queue.stats().wakeUps());
         assertEquals(1, queue.wakeUpsOutsideWindow(), "the signal meant for the window found (5) outside it");
 
         // The slot is still free, for the job now in the window that can use it.
         TurnWaiter zero = waitFor(queue, key(0));
         await().atMost(MOVES_WITHIN).until(zero::passed);
-        assertEquals(2, queue.dialingCount());
+        assertEquals(2, queue.stats().dialing());
     }
 }

@@ -11,6 +11,8 @@ import dev.orderly.api.RequestListener;
 import dev.orderly.api.RequestPlan;
 import dev.orderly.api.RequestResult;
 import dev.orderly.api.Tier2Exception;
+import dev.orderly.testing.Script;
+import dev.orderly.testing.ScriptedTier2;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -32,14 +34,14 @@ class ListenerTest {
     private static final RequestPlan PLAN = new RequestPlan(0, 30, 2, 4);
 
     /** Refused on the first dial, a retryable failure on the second, then OK; one missing output. */
-    private static StubTier2.Step bumpy(Job job) {
+    private static Script bumpy(Job job) {
         if (job.key().equals(new JobKey(7, 1)) && job.attempt() == 3) {
-            return StubTier2.OK_WITHOUT_OUTPUT;
+            return Script.loseOutput();
         }
         return switch (job.attempt()) {
-            case 1 -> StubTier2.refused();
-            case 2 -> StubTier2.awaitThrows(Tier2Exception.retryable("stream reset", null));
-            default -> StubTier2.OK;
+            case 1 -> Script.refuse(1);
+            case 2 -> Script.throwOnAwait(Tier2Exception.retryable("stream reset", null));
+            default -> Script.succeed();
         };
     }
 
@@ -108,7 +110,7 @@ class ListenerTest {
     @ValueSource(booleans = {true, false})
     void eventsAddUpToTheResultAndJobEventsCarryTheMdc(boolean ordered) throws Exception {
         InMemoryOutputStore store = new InMemoryOutputStore();
-        StubTier2 tier2 = new StubTier2(PLAN, store, ListenerTest::bumpy);
+        ScriptedTier2 tier2 = new ScriptedTier2(PLAN, store::write, ListenerTest::bumpy);
         Counting events = new Counting();
 
         RequestResult result = Orderly.engine(ordered ? Fixtures.fast() : Fixtures.fastUnordered())
@@ -129,7 +131,7 @@ class ListenerTest {
         assertEquals(List.of(new JobKey(7, 1)), events.reruns);
         assertEquals(range(0, 30), events.delivered);
         assertEquals(List.of(), events.mdcMismatches);
-        assertTrue(tier2.dials().stream().allMatch(j -> j.requestId().equals("req-7")));
+        assertTrue(tier2.log().dials().stream().allMatch(j -> j.requestId().equals("req-7")));
         if (ordered) {
             assertTrue(events.queued.get() > 0, "refused jobs join the launch queue");
         } else {
@@ -140,7 +142,7 @@ class ListenerTest {
     @Test
     void aListenerThatThrowsFromEveryEventNeverBreaksTheRequest() throws Exception {
         InMemoryOutputStore store = new InMemoryOutputStore();
-        StubTier2 tier2 = new StubTier2(PLAN, store, ListenerTest::bumpy);
+        ScriptedTier2 tier2 = new ScriptedTier2(PLAN, store::write, ListenerTest::bumpy);
         AtomicInteger calls = new AtomicInteger();
         RequestListener hostile = new RequestListener() {
             private void boom() {

@@ -10,6 +10,8 @@ import dev.orderly.api.RequestFailedException;
 import dev.orderly.api.RequestPlan;
 import dev.orderly.api.Tier2Exception;
 import dev.orderly.engine.testlog.LogCapture;
+import dev.orderly.testing.Script;
+import dev.orderly.testing.ScriptedTier2;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -31,11 +33,11 @@ class LoggingTest {
     @Test
     void jobLinesCarryRequestSegmentAndStageInTheMdcAndEachRequestLogsOneSummary() throws Exception {
         InMemoryOutputStore store = new InMemoryOutputStore();
-        StubTier2 tier2 = new StubTier2(PLAN, store, job -> switch (job.attempt()) {
-            case 1 -> job.key().segment() % 3 == 0 ? StubTier2.refused() : StubTier2.OK;
+        ScriptedTier2 tier2 = new ScriptedTier2(PLAN, store::write, job -> switch (job.attempt()) {
+            case 1 -> job.key().segment() % 3 == 0 ? Script.refuse(1) : Script.succeed();
             case 2 -> job.key().segment() % 3 == 0
-                    ? StubTier2.awaitThrows(Tier2Exception.retryable("stream reset", null)) : StubTier2.OK;
-            default -> StubTier2.OK;
+                    ? Script.throwOnAwait(Tier2Exception.retryable("stream reset", null)) : Script.succeed();
+            default -> Script.succeed();
         });
         LogCapture.start();
 
@@ -65,9 +67,9 @@ class LoggingTest {
     @Test
     void aResumedRequestsSummarySaysHowManySegmentsWereFoundInTheStore() throws Exception {
         InMemoryOutputStore store = new InMemoryOutputStore();
-        StubTier2 tier2 = new StubTier2(PLAN, store, job -> StubTier2.OK);
+        ScriptedTier2 tier2 = new ScriptedTier2(PLAN, store::write, job -> Script.succeed());
         for (long segment = 0; segment < 3; segment++) {
-            store.write(segment, StubTier2.outputOf(segment));
+            store.write(segment, ScriptedTier2.outputOf(segment));
         }
         LogCapture.start();
 
@@ -87,8 +89,8 @@ class LoggingTest {
     void aFailedRequestLogsOneSummaryNamingTheFailure() {
         InMemoryOutputStore store = new InMemoryOutputStore();
         JobKey unit = new JobKey(4, 1);
-        StubTier2 tier2 = new StubTier2(PLAN, store, job -> job.key().equals(unit)
-                ? StubTier2.awaitThrows(Tier2Exception.fatal("bad module", null)) : StubTier2.OK);
+        ScriptedTier2 tier2 = new ScriptedTier2(PLAN, store::write, job -> job.key().equals(unit)
+                ? Script.throwOnAwait(Tier2Exception.fatal("bad module", null)) : Script.succeed());
         LogCapture.start();
 
         assertThrows(RequestFailedException.class, () -> Orderly.engine(Fixtures.fast())
@@ -107,7 +109,7 @@ class LoggingTest {
     @Test
     void aThrowingListenerLogsAFullStackTracePerEvent() throws Exception {
         InMemoryOutputStore store = new InMemoryOutputStore();
-        StubTier2 tier2 = new StubTier2(PLAN, store, job -> StubTier2.OK);
+        ScriptedTier2 tier2 = new ScriptedTier2(PLAN, store::write, job -> Script.succeed());
         java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
         dev.orderly.api.RequestListener hostile = new dev.orderly.api.RequestListener() {
             @Override
@@ -135,7 +137,7 @@ class LoggingTest {
     @Test
     void aListenerThatThrowsOnceIsLoggedOnceWithNoCountAfterIt() throws Exception {
         InMemoryOutputStore store = new InMemoryOutputStore();
-        StubTier2 tier2 = new StubTier2(PLAN, store, job -> StubTier2.OK);
+        ScriptedTier2 tier2 = new ScriptedTier2(PLAN, store::write, job -> Script.succeed());
         dev.orderly.api.RequestListener onceHostile = new dev.orderly.api.RequestListener() {
             @Override
             public void onSegmentDelivered(long segment) {

@@ -2,13 +2,15 @@ package dev.orderly.engine;
 
 import dev.orderly.api.Job;
 import dev.orderly.api.Tier2Exception;
+import dev.orderly.testing.Script;
+import dev.orderly.testing.ScriptedTier2;
 import java.util.SplittableRandom;
 
 /**
  * A reproducible fault script: what a dial does depends only on the seed, the unit and the attempt, never on the
  * order in which threads happen to dial, so a failing seed replays the same faults.
  */
-final class RandomFaults implements StubTier2.Script {
+final class RandomFaults implements ScriptedTier2.DialRule {
 
     private final long seed;
     private final double faultRate;
@@ -20,35 +22,35 @@ final class RandomFaults implements StubTier2.Script {
     }
 
     @Override
-    public StubTier2.Step step(Job job) {
+    public Script next(Job job) {
         SplittableRandom random = new SplittableRandom(
                 seed * 0x9E3779B97F4A7C15L ^ job.key().segment() * 0xBF58476D1CE4E5B9L
                         ^ (long) job.key().stage() * 0x94D049BB133111EBL ^ job.attempt());
         double p = random.nextDouble() / faultRate;
         if (p < 0.15) {
-            return StubTier2.refused();
+            return Script.refuse(1);
         }
         if (p < 0.20) {
-            return StubTier2.unreachable();
+            return Script.unreachable(1);
         }
         if (p < 0.23) {
-            return StubTier2.dialThrows(Tier2Exception.retryable("connection reset", null));
+            return Script.throwOnDial(Tier2Exception.retryable("connection reset", null));
         }
         if (p < 0.27) {
-            return StubTier2.awaitThrows(Tier2Exception.retryable("stream reset", null));
+            return Script.throwOnAwait(Tier2Exception.retryable("stream reset", null));
         }
         if (p < 0.29) {
-            return StubTier2.awaitThrows(Tier2Exception.executionTimeout("deadline exceeded"));
+            return Script.throwOnAwait(Tier2Exception.executionTimeout("deadline exceeded"));
         }
         if (p < 0.30) {
-            return StubTier2.OK_WITHOUT_OUTPUT;
+            return Script.loseOutput();
         }
         if (p < 0.303) {
-            return StubTier2.awaitThrows(Tier2Exception.fatal("module panicked", null));
+            return Script.throwOnAwait(Tier2Exception.fatal("module panicked", null));
         }
         if (p < 0.305) {
-            return StubTier2.dialThrows(new IllegalStateException("client bug"));
+            return Script.throwOnDial(new IllegalStateException("client bug"));
         }
-        return StubTier2.OK;
+        return Script.succeed();
     }
 }

@@ -11,6 +11,7 @@ import dev.orderly.api.RequestFailedException;
 import dev.orderly.api.RequestPlan;
 import dev.orderly.api.RequestResult;
 import dev.orderly.api.SegmentConsumer;
+import dev.orderly.testing.ScriptedTier2;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -57,12 +58,12 @@ class RandomizedFaultsTest {
             // thread marks the request failed a little after the stub handed it the error, and other jobs may dial
             // in between, rightly. So only the runs that deliver everything are checked.)
             AtomicInteger dialsAtStop = new AtomicInteger(-1);
-            StubTier2 tier2 = new StubTier2(plan, store, new RandomFaults(seed, 1.0));
+            ScriptedTier2 tier2 = new ScriptedTier2(plan, store::write, new RandomFaults(seed, 1.0));
             RecordingClient recorder = new RecordingClient();
             SegmentConsumer client = (segment, output) -> {
                 recorder.accept(segment, output);
                 if (segment == plan.endSegment() - 1) {
-                    dialsAtStop.compareAndSet(-1, tier2.dials().size());
+                    dialsAtStop.compareAndSet(-1, tier2.log().dials().size());
                 }
             };
             JobEndLedger ledger = new JobEndLedger();
@@ -77,7 +78,7 @@ class RandomizedFaultsTest {
                         + " call(s) open, " + mine.alive() + " request thread(s) alive 100 ms after run returned");
                 assertEquals(range(plan.startSegment(), plan.endSegment()), recorder.segments(), where);
                 assertEquals(plan.segmentCount(), result.segmentsDelivered(), where);
-                assertEquals(tier2.dials().size(), result.dials(), where);
+                assertEquals(tier2.log().dials().size(), result.dials(), where);
                 assertEquals(List.of(result), ledger.ends(), where + ": the listener's figures");
                 delivered++;
             } catch (RequestFailedException e) {
@@ -90,7 +91,7 @@ class RandomizedFaultsTest {
             }
             assertEquals(List.of(), ledger.violations(), where + ": admitted jobs and their ends");
             if (dialsAtStop.get() >= 0 && recorder.segments().size() == plan.segmentCount()) {
-                int late = tier2.dials().size() - dialsAtStop.get();
+                int late = tier2.log().dials().size() - dialsAtStop.get();
                 // A job past its check when the request stopped may still dial once; no job dials twice, none anew.
                 assertTrue(late <= plan.workers(), where + ": " + late + " dial(s) after the request stopped");
                 lateDials += late;

@@ -1,13 +1,14 @@
 package dev.orderly.engine;
 
 import dev.orderly.api.SegmentConsumer;
+import dev.orderly.testing.ScriptedTier2;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /** A client that records what it receives and notices two calls at once. */
-final class RecordingClient implements SegmentConsumer {
+public final class RecordingClient implements SegmentConsumer {
 
     private final List<Long> segments = new CopyOnWriteArrayList<>();
     private final List<String> wrongOutputs = new CopyOnWriteArrayList<>();
@@ -20,7 +21,7 @@ final class RecordingClient implements SegmentConsumer {
             overlaps.incrementAndGet();
         }
         try {
-            if (!Arrays.equals(output, StubTier2.outputOf(segment))) {
+            if (!Arrays.equals(output, ScriptedTier2.outputOf(segment))) {
                 wrongOutputs.add("segment " + segment);
             }
             segments.add(segment);
@@ -29,15 +30,15 @@ final class RecordingClient implements SegmentConsumer {
         }
     }
 
-    List<Long> segments() {
+    public List<Long> segments() {
         return segments;
     }
 
-    List<String> wrongOutputs() {
+    public List<String> wrongOutputs() {
         return wrongOutputs;
     }
 
-    int overlaps() {
+    public int overlaps() {
         return overlaps.get();
     }
 }

@@ -13,6 +13,7 @@ import dev.orderly.api.RequestResult;
 import dev.orderly.api.Tier2Call;
 import dev.orderly.api.Tier2Client;
 import dev.orderly.api.Tier2Exception;
+import dev.orderly.testing.ScriptedTier2;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -40,7 +41,7 @@ class RefusedDelayAndFreedSlotTest {
                 if (segment == 0) {
                     refusedJoined.await();
                 }
-                store.write(segment, StubTier2.outputOf(segment));
+                store.write(segment, ScriptedTier2.outputOf(segment));
             };
             return call;
         };

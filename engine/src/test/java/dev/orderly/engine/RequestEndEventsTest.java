@@ -14,6 +14,8 @@ import dev.orderly.api.RequestListener;
 import dev.orderly.api.RequestPlan;
 import dev.orderly.api.RequestResult;
 import dev.orderly.api.Tier2Exception;
+import dev.orderly.testing.Script;
+import dev.orderly.testing.ScriptedTier2;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -90,7 +92,7 @@ class RequestEndEventsTest {
     void aRequestThatDeliversEverySegmentEndsWithDoneCarryingTheResultRunReturns(boolean ordered) throws Exception {
         RequestPlan plan = new RequestPlan(0, 8, 2, 3);
         InMemoryOutputStore store = new InMemoryOutputStore();
-        StubTier2 tier2 = new StubTier2(plan, store, job -> StubTier2.OK);
+        ScriptedTier2 tier2 = new ScriptedTier2(plan, store::write, job -> Script.succeed());
         Story story = new Story();
 
         RequestResult result = Orderly.engine(ordered ? Fixtures.fast() : Fixtures.fastUnordered())
@@ -105,9 +107,9 @@ class RequestEndEventsTest {
     void aRequestThatFailsEndsWithFailedCarryingTheExceptionRunThrowsAndTheFiguresSoFar() {
         RequestPlan plan = new RequestPlan(0, 4, 1, 1);
         InMemoryOutputStore store = new InMemoryOutputStore();
-        StubTier2 tier2 = new StubTier2(plan, store, job -> job.key().segment() == 2
-                ? StubTier2.dialThrows(Tier2Exception.fatal("bad request", null))
-                : StubTier2.OK);
+        ScriptedTier2 tier2 = new ScriptedTier2(plan, store::write, job -> job.key().segment() == 2
+                ? Script.throwOnDial(Tier2Exception.fatal("bad request", null))
+                : Script.succeed());
         Story story = new Story();
         RecordingClient recorder = new RecordingClient();
 
@@ -120,7 +122,7 @@ class RequestEndEventsTest {
         RequestResult soFar = (RequestResult) story.endArguments.get(0);
         assertEquals(recorder.segments().size(), soFar.segmentsDelivered());
         // every dial the fleet saw (3, or 4 when the owner forks segment 3's job before it learns of the failure)
-        assertEquals(tier2.dials().size(), soFar.dials());
+        assertEquals(tier2.log().dials().size(), soFar.dials());
         assertSame(thrown, story.endArguments.get(1));
     }
 
@@ -128,7 +130,7 @@ class RequestEndEventsTest {
     void anInterruptedRequestEndsWithCancelled() throws Exception {
         RequestPlan plan = new RequestPlan(0, 4, 1, 2);
         InMemoryOutputStore store = new InMemoryOutputStore();
-        StubTier2 tier2 = new StubTier2(plan, store, job -> StubTier2.AWAIT_BLOCKS);
+        ScriptedTier2 tier2 = new ScriptedTier2(plan, store::write, job -> Script.block());
         Story story = new Story();
         Background run = new Background(Orderly.engine(Fixtures.fast()),
                 Request.of(plan, tier2, store, new RecordingClient()).withListener(story));
@@ -162,7 +164,7 @@ class RequestEndEventsTest {
     void aListenerThatThrowsFromTheEndEventDoesNotChangeWhatRunReturns() throws Exception {
         RequestPlan plan = new RequestPlan(0, 3, 1, 2);
         InMemoryOutputStore store = new InMemoryOutputStore();
-        StubTier2 tier2 = new StubTier2(plan, store, job -> StubTier2.OK);
+        ScriptedTier2 tier2 = new ScriptedTier2(plan, store::write, job -> Script.succeed());
 
         RequestResult result = Orderly.engine(Fixtures.fast()).run(Request.of(plan, tier2, store,
                 new RecordingClient()).withListener(new RequestListener() {

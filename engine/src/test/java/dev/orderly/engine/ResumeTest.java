@@ -13,6 +13,7 @@ import dev.orderly.api.RequestResult;
 import dev.orderly.api.SegmentConsumer;
 import dev.orderly.api.Tier2Call;
 import dev.orderly.api.Tier2Client;
+import dev.orderly.testing.ScriptedTier2;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -57,7 +58,7 @@ class ResumeTest {
             return () -> {
                 if (job.key().stage() == 1) {
                     try {
-                        store.write(job.key().segment(), StubTier2.outputOf(job.key().segment()));
+                        store.write(job.key().segment(), ScriptedTier2.outputOf(job.key().segment()));
                     } catch (java.io.IOException e) {
                         throw new java.io.UncheckedIOException(e);
                     }
@@ -105,7 +106,7 @@ class ResumeTest {
                 caller.get().interrupt();
                 new java.util.concurrent.CountDownLatch(1).await();
             }
-            if (!Arrays.equals(output, StubTier2.outputOf(segment))) {
+            if (!Arrays.equals(output, ScriptedTier2.outputOf(segment))) {
                 wrong.add(segment);
             }
             segments.add(segment);
@@ -176,7 +177,7 @@ class ResumeTest {
     void aResumedRequestWithEverythingStoredDialsNothing(@TempDir Path dir) throws Exception {
         FileOutputStore store = new FileOutputStore(dir);
         for (long s = 0; s < END; s++) {
-            store.write(s, StubTier2.outputOf(s));
+            store.write(s, ScriptedTier2.outputOf(s));
         }
         FileTier2 tier2 = new FileTier2(store);
         UserOutput output = new UserOutput(-1, store);
@@ -192,7 +193,7 @@ class ResumeTest {
     @Test
     void withoutResumeStoredSegmentsRunAgain(@TempDir Path dir) throws Exception {
         FileOutputStore store = new FileOutputStore(dir);
-        store.write(3, StubTier2.outputOf(3));
+        store.write(3, ScriptedTier2.outputOf(3));
         FileTier2 tier2 = new FileTier2(store);
         UserOutput output = new UserOutput(-1, store);
 

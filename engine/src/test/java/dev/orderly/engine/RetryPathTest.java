@@ -14,6 +14,8 @@ import dev.orderly.api.RequestFailedException;
 import dev.orderly.api.RequestPlan;
 import dev.orderly.api.RequestResult;
 import dev.orderly.api.Tier2Exception;
+import dev.orderly.testing.Script;
+import dev.orderly.testing.ScriptedTier2;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -36,10 +38,10 @@ class RetryPathTest {
     }
 
     /** Runs {@link #PLAN} where {@link #UNIT}'s dials follow {@code script} (by attempt) and every other dial is OK. */
-    private static Outcome run(boolean ordered, StubTier2.Step... script) throws InterruptedException {
+    private static Outcome run(boolean ordered, Script... script) throws InterruptedException {
         InMemoryOutputStore store = new InMemoryOutputStore();
-        StubTier2 tier2 = new StubTier2(PLAN, store, job -> job.key().equals(UNIT)
-                && job.attempt() <= script.length ? script[job.attempt() - 1] : StubTier2.OK);
+        ScriptedTier2 tier2 = new ScriptedTier2(PLAN, store::write, job -> job.key().equals(UNIT)
+                && job.attempt() <= script.length ? script[job.attempt() - 1] : Script.succeed());
         RecordingClient client = new RecordingClient();
         try {
             RequestResult result = Orderly.engine(config(ordered)).run(Request.of(PLAN, tier2, store, client));
@@ -49,7 +51,7 @@ class RetryPathTest {
         }
     }
 
-    private record Outcome(StubTier2 tier2, RecordingClient client, RequestResult result,
+    private record Outcome(ScriptedTier2 tier2, RecordingClient client, RequestResult result,
             RequestFailedException failure) {
 
         void assertDeliveredEverything() {
@@ -64,18 +66,18 @@ class RetryPathTest {
         }
     }
 
-    private static StubTier2.Step[] times(int n, StubTier2.Step step) {
-        StubTier2.Step[] steps = new StubTier2.Step[n];
+    private static Script[] times(int n, Script step) {
+        Script[] steps = new Script[n];
         java.util.Arrays.fill(steps, step);
         return steps;
     }
 
-    private static final StubTier2.Step STREAM_RESET =
-            StubTier2.awaitThrows(Tier2Exception.retryable("stream reset", null));
-    private static final StubTier2.Step DIAL_RETRYABLE =
-            StubTier2.dialThrows(Tier2Exception.retryable("stream reset", null));
-    private static final StubTier2.Step TIMEOUT =
-            StubTier2.awaitThrows(Tier2Exception.executionTimeout("deadline exceeded"));
+    private static final Script STREAM_RESET =
+            Script.throwOnAwait(Tier2Exception.retryable("stream reset", null));
+    private static final Script DIAL_RETRYABLE =
+            Script.throwOnDial(Tier2Exception.retryable("stream reset", null));
+    private static final Script TIMEOUT =
+            Script.throwOnAwait(Tier2Exception.executionTimeout("deadline exceeded"));
 
     @ParameterizedTest(name = "ordered={0}")
     @ValueSource(booleans = {true, false})
@@ -83,7 +85,7 @@ class RetryPathTest {
         Outcome outcome = run(ordered, STREAM_RESET, DIAL_RETRYABLE, STREAM_RESET, DIAL_RETRYABLE);
 
         outcome.assertDeliveredEverything();
-        assertEquals(5, outcome.tier2().dialsOf(UNIT));
+        assertEquals(5, outcome.tier2().log().dialsOf(UNIT));
         assertEquals(4, outcome.result().failures());
         assertEquals(0, outcome.result().executionTimeouts());
     }
@@ -92,14 +94,14 @@ class RetryPathTest {
     @ValueSource(booleans = {true, false})
     void fiveRetryableFailuresFailTheRequestNamingUnitCountAndLastError(boolean ordered) throws Exception {
         Outcome outcome = run(ordered, STREAM_RESET, DIAL_RETRYABLE, STREAM_RESET, DIAL_RETRYABLE, STREAM_RESET,
-                StubTier2.OK);
+                Script.succeed());
 
         RequestFailedException failure = outcome.failure();
         assertEquals("segment 12 stage 2 failed 5 times, giving up: stream reset", failure.getMessage());
         assertEquals(Optional.of(UNIT), failure.key());
         Tier2Exception cause = assertInstanceOf(Tier2Exception.class, failure.getCause());
         assertEquals(Tier2Exception.Kind.RETRYABLE, cause.kind());
-        assertEquals(5, outcome.tier2().dialsOf(UNIT));
+        assertEquals(5, outcome.tier2().log().dialsOf(UNIT));
         outcome.assertCallsClosed();
     }
 
@@ -109,7 +111,7 @@ class RetryPathTest {
         Outcome outcome = run(ordered, TIMEOUT);
 
         outcome.assertDeliveredEverything();
-        assertEquals(2, outcome.tier2().dialsOf(UNIT));
+        assertEquals(2, outcome.tier2().log().dialsOf(UNIT));
         assertEquals(1, outcome.result().executionTimeouts());
         assertEquals(0, outcome.result().failures());
     }
@@ -118,14 +120,14 @@ class RetryPathTest {
     @ValueSource(booleans = {true, false})
     void twoExecutionTimeoutsFailTheRequest(boolean ordered) throws Exception {
         Outcome outcome = run(ordered, TIMEOUT,
-                StubTier2.dialThrows(Tier2Exception.executionTimeout("deadline exceeded on dial")),
-                StubTier2.OK);
+                Script.throwOnDial(Tier2Exception.executionTimeout("deadline exceeded on dial")),
+                Script.succeed());
 
         RequestFailedException failure = outcome.failure();
         assertEquals("segment 12 stage 2 timed out 2 times, giving up: deadline exceeded on dial",
                 failure.getMessage());
         assertEquals(Optional.of(UNIT), failure.key());
-        assertEquals(2, outcome.tier2().dialsOf(UNIT));
+        assertEquals(2, outcome.tier2().log().dialsOf(UNIT));
         outcome.assertCallsClosed();
     }
 
@@ -142,14 +144,14 @@ class RetryPathTest {
     @ParameterizedTest(name = "ordered={0}")
     @ValueSource(booleans = {true, false})
     void fortyRefusalsCostNothing(boolean ordered) throws Exception {
-        StubTier2.Step[] script = new StubTier2.Step[40];
+        Script[] script = new Script[40];
         for (int i = 0; i < script.length; i++) {
-            script[i] = i % 2 == 0 ? StubTier2.refused() : StubTier2.unreachable();
+            script[i] = i % 2 == 0 ? Script.refuse(1) : Script.unreachable(1);
         }
         Outcome outcome = run(ordered, script);
 
         outcome.assertDeliveredEverything();
-        assertEquals(41, outcome.tier2().dialsOf(UNIT));
+        assertEquals(41, outcome.tier2().log().dialsOf(UNIT));
         assertEquals(40, outcome.result().refusals());
         assertEquals(0, outcome.result().failures());
         assertEquals(0, outcome.result().executionTimeouts());
@@ -159,29 +161,29 @@ class RetryPathTest {
     @ParameterizedTest(name = "ordered={0}")
     @ValueSource(booleans = {true, false})
     void aFailedJobThatIsRefusedOnTheWayBackKeepsItsFailureCounted(boolean ordered) throws Exception {
-        List<StubTier2.Step> script = new java.util.ArrayList<>();
+        List<Script> script = new java.util.ArrayList<>();
         for (int i = 0; i < 4; i++) {
             script.add(STREAM_RESET);
-            script.add(StubTier2.refused());
-            script.add(StubTier2.refused());
+            script.add(Script.refuse(1));
+            script.add(Script.refuse(1));
         }
         script.add(STREAM_RESET);
-        Outcome outcome = run(ordered, script.toArray(StubTier2.Step[]::new));
+        Outcome outcome = run(ordered, script.toArray(Script[]::new));
 
         assertEquals("segment 12 stage 2 failed 5 times, giving up: stream reset", outcome.failure().getMessage());
-        assertEquals(13, outcome.tier2().dialsOf(UNIT));
+        assertEquals(13, outcome.tier2().log().dialsOf(UNIT));
         outcome.assertCallsClosed();
     }
 
     @ParameterizedTest(name = "ordered={0}")
     @ValueSource(booleans = {true, false})
     void aFatalErrorFailsTheRequestAtOnce(boolean ordered) throws Exception {
-        Outcome outcome = run(ordered, StubTier2.awaitThrows(Tier2Exception.fatal("bad module", null)));
+        Outcome outcome = run(ordered, Script.throwOnAwait(Tier2Exception.fatal("bad module", null)));
 
         RequestFailedException failure = outcome.failure();
         assertEquals("segment 12 stage 2 failed fatally on attempt 1, giving up: bad module", failure.getMessage());
         assertEquals(Optional.of(UNIT), failure.key());
-        assertEquals(1, outcome.tier2().dialsOf(UNIT));
+        assertEquals(1, outcome.tier2().log().dialsOf(UNIT));
         outcome.assertCallsClosed();
     }
 
@@ -189,7 +191,7 @@ class RetryPathTest {
     @ValueSource(booleans = {true, false})
     void aRuntimeExceptionFromDialIsFatal(boolean ordered) throws Exception {
         IllegalStateException bug = new IllegalStateException("client bug");
-        Outcome outcome = run(ordered, StubTier2.dialThrows(bug));
+        Outcome outcome = run(ordered, Script.throwOnDial(bug));
 
         RequestFailedException failure = outcome.failure();
         assertEquals(Optional.of(UNIT), failure.key());
@@ -199,19 +201,19 @@ class RetryPathTest {
         Tier2Exception cause = assertInstanceOf(Tier2Exception.class, failure.getCause());
         assertEquals(Tier2Exception.Kind.FATAL, cause.kind());
         assertSame(bug, cause.getCause());
-        assertEquals(1, outcome.tier2().dialsOf(UNIT));
+        assertEquals(1, outcome.tier2().log().dialsOf(UNIT));
         outcome.assertCallsClosed();
     }
 
     @ParameterizedTest(name = "ordered={0}")
     @ValueSource(booleans = {true, false})
     void aRuntimeExceptionFromAwaitIsFatalAndTheCallIsClosed(boolean ordered) throws Exception {
-        Outcome outcome = run(ordered, StubTier2.awaitThrows(new IllegalArgumentException("decoder bug")));
+        Outcome outcome = run(ordered, Script.throwOnAwait(new IllegalArgumentException("decoder bug")));
 
         RequestFailedException failure = outcome.failure();
         assertEquals(Optional.of(UNIT), failure.key());
         assertTrue(failure.getMessage().contains("decoder bug"), failure.getMessage());
-        assertEquals(1, outcome.tier2().dialsOf(UNIT));
+        assertEquals(1, outcome.tier2().log().dialsOf(UNIT));
         outcome.assertCallsClosed();
     }
 
@@ -220,14 +222,14 @@ class RetryPathTest {
     void maxFailuresComesFromTheConfig(boolean ordered) {
         EngineConfig oneFailure = config(ordered).toBuilder().maxFailures(1).build();
         InMemoryOutputStore store = new InMemoryOutputStore();
-        StubTier2 tier2 = new StubTier2(PLAN, store,
-                job -> job.key().equals(UNIT) ? STREAM_RESET : StubTier2.OK);
+        ScriptedTier2 tier2 = new ScriptedTier2(PLAN, store::write,
+                job -> job.key().equals(UNIT) ? STREAM_RESET : Script.succeed());
 
         RequestFailedException failure = assertThrows(RequestFailedException.class,
                 () -> Orderly.engine(oneFailure).run(Request.of(PLAN, tier2, store, new RecordingClient())));
 
         assertEquals("segment 12 stage 2 failed 1 time, giving up: stream reset", failure.getMessage());
-        assertEquals(1, tier2.dialsOf(UNIT));
+        assertEquals(1, tier2.log().dialsOf(UNIT));
     }
 
     /**
@@ -239,7 +241,7 @@ class RetryPathTest {
     void anErrorThrownByAClientFailsTheRequestWithItAsTheCause(boolean ordered) {
         InMemoryOutputStore store = new InMemoryOutputStore();
         AssertionError bug = new AssertionError("client invariant broken");
-        StubTier2 scripted = new StubTier2(PLAN, store, job -> StubTier2.OK);
+        ScriptedTier2 scripted = new ScriptedTier2(PLAN, store::write, job -> Script.succeed());
         dev.orderly.api.Tier2Client tier2 = job -> {
             if (job.key().equals(UNIT)) {
                 throw bug;
@@ -270,7 +272,7 @@ class RetryPathTest {
         Outcome outcome = run(ordered, times(3, STREAM_RESET));
 
         outcome.assertDeliveredEverything();
-        for (var job : outcome.tier2().dials()) {
+        for (var job : outcome.tier2().log().dials()) {
             if (!job.key().equals(UNIT)) {
                 assertEquals(1, job.attempt(), job.toString());
             }
@@ -281,7 +283,7 @@ class RetryPathTest {
     @ValueSource(booleans = {true, false})
     void aClientThatReturnsNoCallFailsTheRequestClearly(boolean ordered) {
         InMemoryOutputStore store = new InMemoryOutputStore();
-        StubTier2 scripted = new StubTier2(PLAN, store, job -> StubTier2.OK);
+        ScriptedTier2 scripted = new ScriptedTier2(PLAN, store::write, job -> Script.succeed());
         dev.orderly.api.Tier2Client tier2 = job -> job.key().equals(UNIT) ? null : scripted.dial(job);
 
         RequestFailedException failure = assertThrows(RequestFailedException.class,

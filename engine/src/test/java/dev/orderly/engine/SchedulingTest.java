@@ -15,6 +15,9 @@ import dev.orderly.api.RequestFailedException;
 import dev.orderly.api.RequestListener;
 import dev.orderly.api.RequestPlan;
 import dev.orderly.api.RequestResult;
+import dev.orderly.api.Tier2Exception;
+import dev.orderly.testing.Script;
+import dev.orderly.testing.ScriptedTier2;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -43,7 +46,7 @@ class SchedulingTest {
                 .lookaheadFactor(2.0).build();
         CountDownLatch release = new CountDownLatch(1);
         InMemoryOutputStore store = new InMemoryOutputStore();
-        StubTier2 tier2 = new StubTier2(plan, store, job -> StubTier2.OK);
+        ScriptedTier2 tier2 = new ScriptedTier2(plan, store::write, job -> Script.succeed());
         RecordingClient recorder = new RecordingClient();
         Background run = new Background(Orderly.engine(config), Request.of(plan, tier2, store, (segment, output) -> {
             if (segment == 10) {
@@ -62,8 +65,8 @@ class SchedulingTest {
         assertEquals(39, highestSegmentDialed(tier2));
     }
 
-    private static long highestSegmentDialed(StubTier2 tier2) {
-        return tier2.dials().stream().mapToLong(j -> j.key().segment()).max().orElse(-1);
+    private static long highestSegmentDialed(ScriptedTier2 tier2) {
+        return tier2.log().dials().stream().mapToLong(j -> j.key().segment()).max().orElse(-1);
     }
 
     @ParameterizedTest(name = "ordered={0}")
@@ -71,29 +74,30 @@ class SchedulingTest {
     void atMostWorkersJobsAreAlive(boolean ordered) {
         RequestPlan plan = new RequestPlan(0, 50, 1, 3);
         InMemoryOutputStore store = new InMemoryOutputStore();
-        StubTier2 tier2 = new StubTier2(plan, store, job -> StubTier2.AWAIT_BLOCKS);
+        ScriptedTier2 tier2 = new ScriptedTier2(plan, store::write, job -> Script.block());
         Background run = new Background(Orderly.engine(ordered ? Fixtures.fast() : Fixtures.fastUnordered()),
                 Request.of(plan, tier2, store, new RecordingClient()));
 
         await().atMost(Duration.ofSeconds(10)).until(() -> tier2.blocked() == 3);
-        await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(1)).until(() -> tier2.dials().size() == 3);
+        await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(1))
+                .until(() -> tier2.log().dials().size() == 3);
         run.interrupt();
 
         assertInstanceOf(InterruptedException.class, run.failure(10));
-        assertEquals(List.of(0L, 1L, 2L), tier2.dials().stream().map(j -> j.key().segment()).sorted().toList());
+        assertEquals(List.of(0L, 1L, 2L), tier2.log().dials().stream().map(j -> j.key().segment()).sorted().toList());
     }
 
     @Test
     void oneWorkerRunsTheHighestStageOfEachSegmentInOrderAndItsJobCoversTheStagesUnder() throws Exception {
         RequestPlan plan = new RequestPlan(0, 4, 3, 1);
         InMemoryOutputStore store = new InMemoryOutputStore();
-        StubTier2 tier2 = new StubTier2(plan, store, job -> StubTier2.OK);
+        ScriptedTier2 tier2 = new ScriptedTier2(plan, store::write, job -> Script.succeed());
         RecordingClient client = new RecordingClient();
 
         Orderly.engine(Fixtures.fast()).run(Request.of(plan, tier2, store, client));
 
         assertEquals(List.of(new JobKey(0, 2), new JobKey(1, 2), new JobKey(2, 2), new JobKey(3, 2)),
-                tier2.dials().stream().map(Job::key).toList());
+                tier2.log().dials().stream().map(Job::key).toList());
         assertEquals(range(0, 4), client.segments());
     }
 
@@ -104,17 +108,17 @@ class SchedulingTest {
         RequestPlan plan = new RequestPlan(0, 2, 3, 2);
         CountDownLatch bothDialed = new CountDownLatch(2);
         InMemoryOutputStore store = new InMemoryOutputStore();
-        StubTier2 tier2 = new StubTier2(plan, store, job -> {
+        ScriptedTier2 tier2 = new ScriptedTier2(plan, store::write, job -> {
             bothDialed.countDown();
             bothDialed.await();
-            return StubTier2.OK;
+            return Script.succeed();
         });
         RecordingClient client = new RecordingClient();
 
         Orderly.engine(Fixtures.fast()).run(Request.of(plan, tier2, store, client));
 
         assertEquals(List.of(new JobKey(0, 2), new JobKey(1, 0)),
-                tier2.dials().subList(0, 2).stream().map(Job::key).sorted().toList());
+                tier2.log().dials().subList(0, 2).stream().map(Job::key).sorted().toList());
         assertEquals(List.of(), tier2.dependencyViolations());
         assertEquals(range(0, 2), client.segments());
     }
@@ -125,8 +129,8 @@ class SchedulingTest {
         RequestPlan plan = new RequestPlan(0, 10, 2, 3);
         JobKey unit = new JobKey(4, 1);
         InMemoryOutputStore store = new InMemoryOutputStore();
-        StubTier2 tier2 = new StubTier2(plan, store, job -> job.key().equals(unit) && job.attempt() == 1
-                ? StubTier2.OK_WITHOUT_OUTPUT : StubTier2.OK);
+        ScriptedTier2 tier2 = new ScriptedTier2(plan, store::write, job -> job.key().equals(unit) && job.attempt() == 1
+                ? Script.loseOutput() : Script.succeed());
         List<JobKey> reruns = new CopyOnWriteArrayList<>();
         RecordingClient client = new RecordingClient();
 
@@ -141,7 +145,7 @@ class SchedulingTest {
         assertEquals(range(0, 10), client.segments());
         assertEquals(List.of(unit), reruns);
         assertEquals(1, result.reruns());
-        assertEquals(List.of(1, 2), tier2.dials().stream().filter(j -> j.key().equals(unit)).map(Job::attempt)
+        assertEquals(List.of(1, 2), tier2.log().dials().stream().filter(j -> j.key().equals(unit)).map(Job::attempt)
                 .toList(), "the re-run keeps counting the unit's dials");
         assertEquals(List.of(), tier2.dependencyViolations());
     }
@@ -152,8 +156,8 @@ class SchedulingTest {
         RequestPlan plan = new RequestPlan(0, 10, 2, 3);
         JobKey unit = new JobKey(4, 1);
         InMemoryOutputStore store = new InMemoryOutputStore();
-        StubTier2 tier2 = new StubTier2(plan, store,
-                job -> job.key().equals(unit) ? StubTier2.OK_WITHOUT_OUTPUT : StubTier2.OK);
+        ScriptedTier2 tier2 = new ScriptedTier2(plan, store::write,
+                job -> job.key().equals(unit) ? Script.loseOutput() : Script.succeed());
         RecordingClient client = new RecordingClient();
 
         RequestFailedException failure = assertThrows(RequestFailedException.class,
@@ -163,7 +167,7 @@ class SchedulingTest {
         assertEquals(Optional.of(unit), failure.key());
         assertEquals("segment 4 stage 1 output missing after 3 re-runs (4 successful jobs), giving up",
                 failure.getMessage());
-        assertEquals(4, tier2.dialsOf(unit));
+        assertEquals(4, tier2.log().dialsOf(unit));
         assertEquals(range(0, 4), client.segments());
         assertEquals(0, tier2.openCalls());
     }
@@ -177,22 +181,22 @@ class SchedulingTest {
         InMemoryOutputStore store = new InMemoryOutputStore();
         java.util.concurrent.atomic.AtomicBoolean rerunDialed = new java.util.concurrent.atomic.AtomicBoolean();
         CountDownLatch othersRefused = new CountDownLatch(2);
-        StubTier2 tier2 = new StubTier2(plan, store, job -> {
+        ScriptedTier2 tier2 = new ScriptedTier2(plan, store::write, job -> {
             if (job.key().equals(unit)) {
                 if (job.attempt() == 1) {
                     othersRefused.await();
-                    return StubTier2.OK_WITHOUT_OUTPUT;
+                    return Script.loseOutput();
                 }
                 rerunDialed.set(true);
-                return StubTier2.OK;
+                return Script.succeed();
             }
             if (rerunDialed.get()) {
-                return StubTier2.OK;
+                return Script.succeed();
             }
             if (job.attempt() == 1) {
                 othersRefused.countDown();
             }
-            return StubTier2.refused();
+            return Script.refuse(1);
         });
         List<JobKey> queued = new CopyOnWriteArrayList<>();
         RecordingClient client = new RecordingClient();
@@ -207,7 +211,7 @@ class SchedulingTest {
 
         assertEquals(range(0, 6), client.segments());
         assertEquals(1, result.reruns());
-        assertEquals(2, tier2.dialsOf(unit));
+        assertEquals(2, tier2.log().dialsOf(unit));
         assertTrue(queued.stream().anyMatch(k -> k.segment() > 0), "later segments were queued: " + queued);
         assertTrue(!queued.contains(unit), "the re-run waited in the queue: " + queued);
     }
@@ -225,7 +229,7 @@ class SchedulingTest {
 
         assertEquals(range(0, 2), scenario.recorder.segments());
         assertEquals(2, result.segmentsDelivered());
-        assertEquals(1, scenario.tier2.dialsOf(LateFailingShadowedJob.SHADOWED));
+        assertEquals(1, scenario.tier2.log().dialsOf(LateFailingShadowedJob.SHADOWED));
         assertEquals(0, scenario.tier2.openCalls());
     }
 }

@@ -7,7 +7,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.Consumer;
 
 /** Keeps every thread an engine creates for its requests (through the request scope's thread factory). */
-final class ThreadCensus implements Consumer<Thread> {
+public final class ThreadCensus implements Consumer<Thread> {
 
     private final Queue<Thread> threads = new ConcurrentLinkedQueue<>();
 
@@ -17,19 +17,19 @@ final class ThreadCensus implements Consumer<Thread> {
     }
 
     /** An engine whose request threads this census sees. */
-    OrderlyEngine engine(EngineConfig config) {
+    public OrderlyEngine engine(EngineConfig config) {
         return new OrderlyEngine(config, this);
     }
 
-    int created() {
+    public int created() {
         return threads.size();
     }
 
-    long alive() {
+    public long alive() {
         return threads.stream().filter(Thread::isAlive).count();
     }
 
-    boolean allVirtual() {
+    public boolean allVirtual() {
         return threads.stream().allMatch(Thread::isVirtual);
     }
 }

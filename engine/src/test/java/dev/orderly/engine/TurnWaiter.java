@@ -68,8 +68,8 @@ final class TurnWaiter {
      * queue signals it, or, timed, when its not-before time comes. Fails at once if the call ended instead, and after
      * {@code atMost} if the thread never waits that way.
      */
-    void awaitWaiting(LaunchQueue queue, LaunchQueue.Wait wait, Duration atMost) {
-        Thread.State state = wait == LaunchQueue.Wait.TIMED ? Thread.State.TIMED_WAITING : Thread.State.WAITING;
+    void awaitWaiting(LaunchQueue queue, LaunchBook.Wait wait, Duration atMost) {
+        Thread.State state = wait == LaunchBook.Wait.TIMED ? Thread.State.TIMED_WAITING : Thread.State.WAITING;
         await(key + " " + wait).atMost(atMost).until(() -> ended() || (thread.getState() == state
                 && LockSupport.getBlocker(thread) == queue.turnOf(key) && queue.waitState(key) == wait));
         assertFalse(ended(), () -> key + " got its turn (or threw " + failure() + ")");

@@ -11,6 +11,8 @@ import dev.orderly.api.RequestListener;
 import dev.orderly.api.RequestPlan;
 import dev.orderly.engine.InMemoryOutputStore;
 import dev.orderly.engine.Orderly;
+import dev.orderly.testing.Script;
+import dev.orderly.testing.ScriptedTier2;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.lang.ref.WeakReference;
@@ -39,8 +41,8 @@ class NoLeakTest {
 
         for (int i = 0; i < REQUESTS; i++) {
             InMemoryOutputStore store = new InMemoryOutputStore();
-            ScriptedFleet fleet = new ScriptedFleet(store, job -> job.key().segment() == 1 && job.attempt() == 1
-                    ? ScriptedFleet.Step.REFUSED : ScriptedFleet.Step.OK);
+            ScriptedTier2 fleet = new ScriptedTier2(plan, store::write, job -> job.key().segment() == 1 && job.attempt() == 1
+                    ? Script.refuse(1) : Script.succeed());
             RequestListener listener = metrics.listener();
             if (i % 100 == 0) {
                 listeners.add(new WeakReference<>(listener));

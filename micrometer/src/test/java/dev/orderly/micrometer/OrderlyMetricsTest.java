@@ -13,8 +13,11 @@ import dev.orderly.api.RequestFailedException;
 import dev.orderly.api.RequestListener;
 import dev.orderly.api.RequestPlan;
 import dev.orderly.api.RequestResult;
+import dev.orderly.api.Tier2Exception;
 import dev.orderly.engine.InMemoryOutputStore;
 import dev.orderly.engine.Orderly;
+import dev.orderly.testing.Script;
+import dev.orderly.testing.ScriptedTier2;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
@@ -59,16 +62,16 @@ class OrderlyMetricsTest {
      * segment 1 is refused, then unreachable, then admitted; segment 2's first run fails (retryable); segment 3's
      * first dial times out; segment 4's first run times out; segment 5's first run leaves no output (a re-run).
      */
-    private static ScriptedFleet.Step bumpy(Job job) {
+    private static Script bumpy(Job job) {
         int attempt = job.attempt();
         return switch ((int) job.key().segment()) {
-            case 1 -> attempt == 1 ? ScriptedFleet.Step.REFUSED
-                    : attempt == 2 ? ScriptedFleet.Step.UNREACHABLE : ScriptedFleet.Step.OK;
-            case 2 -> attempt == 1 ? ScriptedFleet.Step.RUN_FAILS : ScriptedFleet.Step.OK;
-            case 3 -> attempt == 1 ? ScriptedFleet.Step.DIAL_TIMES_OUT : ScriptedFleet.Step.OK;
-            case 4 -> attempt == 1 ? ScriptedFleet.Step.RUN_TIMES_OUT : ScriptedFleet.Step.OK;
-            case 5 -> attempt == 1 ? ScriptedFleet.Step.OK_WITHOUT_OUTPUT : ScriptedFleet.Step.OK;
-            default -> ScriptedFleet.Step.OK;
+            case 1 -> attempt == 1 ? Script.refuse(1)
+                    : attempt == 2 ? Script.unreachable(1) : Script.succeed();
+            case 2 -> attempt == 1 ? Script.fail() : Script.succeed();
+            case 3 -> attempt == 1 ? Script.throwOnDial(Tier2Exception.executionTimeout("dial deadline")) : Script.succeed();
+            case 4 -> attempt == 1 ? Script.timeOut() : Script.succeed();
+            case 5 -> attempt == 1 ? Script.loseOutput() : Script.succeed();
+            default -> Script.succeed();
         };
     }
 
@@ -79,14 +82,14 @@ class OrderlyMetricsTest {
         OrderlyMetrics metrics = new OrderlyMetrics(registry);
         List<Double> gaugesAtSegment1sThirdDial = new CopyOnWriteArrayList<>();
         InMemoryOutputStore store = new InMemoryOutputStore();
-        ScriptedFleet fleet = new ScriptedFleet(store, job -> {
+        RequestPlan plan = new RequestPlan(0, 8, 1, 1);
+        ScriptedTier2 fleet = new ScriptedTier2(plan, store::write, job -> {
             if (job.key().segment() == 1 && job.attempt() == 3) {
                 gaugesAtSegment1sThirdDial.add(gauge(registry, "orderly.launch.queued"));
                 gaugesAtSegment1sThirdDial.add(gauge(registry, "orderly.launch.dialing"));
             }
             return bumpy(job);
         });
-        RequestPlan plan = new RequestPlan(0, 8, 1, 1);
 
         RequestResult result = Orderly.engine(config(ordered)).run(
                 Request.of(plan, fleet, store, (segment, output) -> { }).withListener(metrics.listener()));
@@ -133,11 +136,11 @@ class OrderlyMetricsTest {
         InMemoryOutputStore store = new InMemoryOutputStore();
         RequestPlan plan = new RequestPlan(0, 4, 1, 2);
 
-        ScriptedFleet failing = new ScriptedFleet(store, job -> ScriptedFleet.Step.FATAL);
+        ScriptedTier2 failing = new ScriptedTier2(plan, store::write, job -> Script.throwOnDial(Tier2Exception.fatal("bad request", null)));
         assertThrows(RequestFailedException.class, () -> Orderly.engine(config(true)).run(
                 Request.of(plan, failing, store, (segment, output) -> { }).withListener(metrics.listener())));
 
-        ScriptedFleet stuck = new ScriptedFleet(store, job -> ScriptedFleet.Step.DIAL_BLOCKS);
+        ScriptedTier2 stuck = new ScriptedTier2(plan, store::write, job -> Script.blockDial());
         CompletableFuture<Throwable> cancelled = new CompletableFuture<>();
         Thread caller = Thread.ofVirtual().start(() -> {
             try {
@@ -157,7 +160,7 @@ class OrderlyMetricsTest {
         assertThat(registry).counter("orderly.requests", Tag.of("result", "cancelled")).hasCount(1);
         assertThat(registry).counter("orderly.requests", Tag.of("result", "done")).hasCount(0);
         // every dial failed fatally; how many were sent before the first failure cancelled the rest varies
-        assertThat(registry).counter("orderly.dials", outcome("fatal")).hasCount(failing.dials());
+        assertThat(registry).counter("orderly.dials", outcome("fatal")).hasCount(failing.log().dials().size());
         assertThat(registry).timer("orderly.request.first.segment").hasCount(0);
         assertThat(registry).gauge("orderly.launch.queued").hasValue(0);
         assertThat(registry).gauge("orderly.launch.dialing").hasValue(0);
@@ -182,9 +185,10 @@ class OrderlyMetricsTest {
             }
         };
         InMemoryOutputStore store = new InMemoryOutputStore();
-        ScriptedFleet fleet = new ScriptedFleet(store, OrderlyMetricsTest::bumpy);
+        RequestPlan plan = new RequestPlan(0, 8, 1, 1);
+        ScriptedTier2 fleet = new ScriptedTier2(plan, store::write, OrderlyMetricsTest::bumpy);
 
-        RequestResult result = Orderly.engine(config(true)).run(Request.of(new RequestPlan(0, 8, 1, 1), fleet, store,
+        RequestResult result = Orderly.engine(config(true)).run(Request.of(plan, fleet, store,
                 (segment, output) -> { }).withListener(metrics.listener(own)));
 
         assertEquals(result.dials(), dialsSeen.get());

@@ -61,6 +61,6 @@ public class InterruptRacingLeaveTest {
     public void arbiter(III_Result r) {
         r.r1 = waiter.await();
         r.r2 = queue.size();
-        r.r3 = queue.dialingCount();
+        r.r3 = queue.stats().dialing();
     }
 }

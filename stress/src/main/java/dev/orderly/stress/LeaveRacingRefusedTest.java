@@ -56,7 +56,7 @@ public class LeaveRacingRefusedTest {
     @Arbiter
     public void arbiter(III_Result r) {
         int size = queue.size();
-        int dialing = queue.dialingCount();
+        int dialing = queue.stats().dialing();
         r.r1 = size;
         r.r2 = dialing;
         if (size == 0) {

@@ -62,6 +62,6 @@ public class LeaveTwiceTest {
     @Arbiter
     public void arbiter(IIII_Result r) {
         r.r3 = queue.size();
-        r.r4 = queue.dialingCount();
+        r.r4 = queue.stats().dialing();
     }
 }

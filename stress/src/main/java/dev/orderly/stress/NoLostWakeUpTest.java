@@ -53,6 +53,6 @@ public class NoLostWakeUpTest {
     @Arbiter
     public void arbiter(III_Result r) {
         r.r2 = queue.size();
-        r.r3 = queue.dialingCount();
+        r.r3 = queue.stats().dialing();
     }
 }

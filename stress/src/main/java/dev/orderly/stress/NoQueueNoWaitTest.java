@@ -48,7 +48,7 @@ public class NoQueueNoWaitTest {
 
     @Arbiter
     public void arbiter(III_Result r) {
-        r.r2 = queue.dialingCount();
+        r.r2 = queue.stats().dialing();
         r.r3 = queue.size();
     }
 }

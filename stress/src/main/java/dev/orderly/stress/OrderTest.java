@@ -59,6 +59,6 @@ public class OrderTest {
         r.r1 = snapshot.indexOf(H);
         r.r2 = snapshot.indexOf(L);
         r.r3 = snapshot.indexOf(U);
-        r.r4 = bothPassed ? queue.dialingCount() : -1;
+        r.r4 = bothPassed ? queue.stats().dialing() : -1;
     }
 }

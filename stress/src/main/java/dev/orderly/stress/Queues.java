@@ -46,12 +46,12 @@ public final class Queues {
      */
     public static void queuedAndDialing(LaunchQueue queue, JobKey key) {
         queue.refused(key);
-        int before = queue.dialingCount();
+        int before = queue.stats().dialing();
         Waiter waiter = Waiter.start(queue, key);
         int outcome = waiter.await();
-        if (outcome != Waiter.PASSED || queue.dialingCount() != before + 1) {
+        if (outcome != Waiter.PASSED || queue.stats().dialing() != before + 1) {
             throw new IllegalStateException("set-up: " + key + " did not get a dial slot at once, outcome "
-                    + outcome + ", queue " + queue.snapshot() + ", dialing " + queue.dialingCount());
+                    + outcome + ", queue " + queue.snapshot() + ", dialing " + queue.stats().dialing());
         }
     }
 }

@@ -56,6 +56,16 @@ public final class EventLog {
         return eventsOf(key).stream().map(Tier2Event::type).toList();
     }
 
+    /** The jobs dialed so far, one per dial, in order. */
+    public List<Job> dials() {
+        return events().stream().filter(e -> e.type() == Tier2Event.Type.DIALED).map(Tier2Event::job).toList();
+    }
+
+    /** How many times {@code key} was dialed so far. */
+    public long dialsOf(JobKey key) {
+        return count(Tier2Event.Type.DIALED, key);
+    }
+
     /** How many events of {@code type} so far. */
     public long count(Tier2Event.Type type) {
         return events().stream().filter(e -> e.type() == type).count();

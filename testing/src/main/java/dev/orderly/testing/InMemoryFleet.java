@@ -10,15 +10,15 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * A fleet of {@code instances x slots} tier2 slots in memory, shared by any number of requests, as a real fleet
  * behind a load balancer is: each dial goes to a random instance (seeded, so a test can repeat a run), and an instance
- * with every slot busy refuses the job at once (REFUSED). An admitted job holds its slot for {@code jobTime} (a
- * timed wait that an interrupt ends), writes its output if it is a last-stage job, and frees the slot when its call
- * is closed.
+ * with every slot busy refuses the job at once (REFUSED). An admitted job holds its slot for {@code jobTime} (its
+ * thread parked, which an interrupt ends), writes its output if it is a last-stage job, and frees the slot when its
+ * call is closed.
  *
  * <pre>{@code
  * InMemoryFleet fleet = InMemoryFleet.builder().instances(2).slotsPerInstance(3).jobTime(Duration.ofMillis(1)).build();
@@ -28,17 +28,18 @@ import java.util.concurrent.locks.ReentrantLock;
  * }</pre>
  *
  * <p>Invariants (guarded by {@code lock}): {@code 0 <= busy[i] <= slotsPerInstance} for every instance;
- * {@code peakBusy} is the largest sum of {@code busy} ever seen; each admitted call frees its slot exactly once. Every
- * dial and outcome goes to {@link #log()}, with the instance it went to. This class is thread-safe.
+ * {@code peakBusy} is the largest sum of {@code busy} ever seen; {@code admissions} and {@code refusals} count every
+ * dial; each admitted call frees its slot exactly once. Every dial and outcome goes to {@link #log()}, with the
+ * instance it went to, unless the fleet was built with {@link Builder#keepLog(boolean) keepLog(false)} (a long load
+ * run, whose log would grow without bound). This class is thread-safe.
  */
 public final class InMemoryFleet {
 
     private final int slotsPerInstance;
     private final Duration jobTime;
+    private final boolean keepLog;
     private final EventLog log = new EventLog();
     private final ReentrantLock lock = new ReentrantLock();
-    // Never signalled: a job's run time is a timed wait on it, which an interrupt ends at once.
-    private final Condition never = lock.newCondition();
     // guarded by lock
     private final int[] busy;
     // guarded by lock
@@ -47,11 +48,16 @@ public final class InMemoryFleet {
     private int busyTotal;
     // guarded by lock
     private int peakBusy;
+    // guarded by lock
+    private long admissions;
+    // guarded by lock
+    private long refusals;
 
     private InMemoryFleet(Builder b) {
         this.busy = new int[b.instances];
         this.slotsPerInstance = b.slotsPerInstance;
         this.jobTime = b.jobTime;
+        this.keepLog = b.keepLog;
         this.random = new SplittableRandom(b.seed);
     }
 
@@ -62,7 +68,12 @@ public final class InMemoryFleet {
 
     /** The connection of one request to the fleet: its client, and the store its jobs write to. */
     public Tenant tenant(RequestPlan plan) {
-        return new Tenant(Objects.requireNonNull(plan, "plan"));
+        return new Tenant(Objects.requireNonNull(plan, "plan"), null);
+    }
+
+    /** The connection of one request to the fleet whose jobs write to the test's own store through {@code sink}. */
+    public Tenant tenant(RequestPlan plan, OutputSink sink) {
+        return new Tenant(Objects.requireNonNull(plan, "plan"), Objects.requireNonNull(sink, "sink"));
     }
 
     /** Every dial and outcome, of every tenant, in order. */
@@ -85,6 +96,26 @@ public final class InMemoryFleet {
         }
     }
 
+    /** Dials that took a slot, over every tenant. */
+    public long admissions() {
+        lock.lock();
+        try {
+            return admissions;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Dials refused because their instance was full, over every tenant. */
+    public long refusals() {
+        lock.lock();
+        try {
+            return refusals;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** The most slots that were ever busy at once. */
     public int peakBusySlots() {
         lock.lock();
@@ -101,10 +132,12 @@ public final class InMemoryFleet {
         try {
             int instance = random.nextInt(busy.length);
             if (busy[instance] == slotsPerInstance) {
+                refusals++;
                 return -1 - instance;
             }
             busy[instance]++;
             busyTotal++;
+            admissions++;
             peakBusy = Math.max(peakBusy, busyTotal);
             return instance;
         } finally {
@@ -122,15 +155,17 @@ public final class InMemoryFleet {
         }
     }
 
+    /**
+     * Holds the calling thread for {@code jobTime}, or until it is interrupted. It parks the thread alone, with no
+     * shared lock, so thousands of jobs running at once do not queue on one another when they wake.
+     */
     private void run() throws InterruptedException {
-        lock.lock();
-        try {
-            long nanos = jobTime.toNanos();
-            while (nanos > 0) {
-                nanos = never.awaitNanos(nanos);
+        long deadline = System.nanoTime() + jobTime.toNanos();
+        for (long left = jobTime.toNanos(); left > 0; left = deadline - System.nanoTime()) {
+            LockSupport.parkNanos(this, left);
+            if (Thread.interrupted()) {
+                throw new InterruptedException("job cut short");
             }
-        } finally {
-            lock.unlock();
         }
     }
 
@@ -138,9 +173,11 @@ public final class InMemoryFleet {
     public final class Tenant {
         private final int lastStage;
         private final MemoryOutputs outputs = new MemoryOutputs();
+        private final OutputSink sink;
 
-        private Tenant(RequestPlan plan) {
+        private Tenant(RequestPlan plan, OutputSink sink) {
             this.lastStage = plan.stages() - 1;
+            this.sink = sink == null ? outputs : sink;
         }
 
         /** The client to give the request. */
@@ -148,7 +185,10 @@ public final class InMemoryFleet {
             return this::dial;
         }
 
-        /** The store to give the request: a last-stage job writes {@code "output <segment>"} (UTF-8) here. */
+        /**
+         * The store to give the request: a last-stage job writes {@code "output <segment>"} (UTF-8) here, unless the
+         * tenant was made with a sink.
+         */
         public OutputStore outputs() {
             return outputs;
         }
@@ -158,12 +198,12 @@ public final class InMemoryFleet {
             int instance = admit();
             if (instance < 0) {
                 int full = -1 - instance;
-                log.record(Tier2Event.Type.DIALED, job, full);
-                log.record(Tier2Event.Type.REFUSED, job, full);
+                record(Tier2Event.Type.DIALED, job, full);
+                record(Tier2Event.Type.REFUSED, job, full);
                 throw Tier2Exception.refused("instance " + full + " is at its limit of " + slotsPerInstance);
             }
-            log.record(Tier2Event.Type.DIALED, job, instance);
-            log.record(Tier2Event.Type.ADMITTED, job, instance);
+            record(Tier2Event.Type.DIALED, job, instance);
+            record(Tier2Event.Type.ADMITTED, job, instance);
             return new Call(job, instance);
         }
 
@@ -183,22 +223,28 @@ public final class InMemoryFleet {
                 try {
                     run();
                 } catch (InterruptedException e) {
-                    log.record(Tier2Event.Type.INTERRUPTED, job, instance);
+                    record(Tier2Event.Type.INTERRUPTED, job, instance);
                     throw e;
                 }
                 if (job.key().stage() == lastStage) {
-                    outputs.write(job.key().segment());
+                    sink.write(job.key().segment(), MemoryOutputs.outputOf(job.key().segment()));
                 }
-                log.record(Tier2Event.Type.SUCCEEDED, job, instance);
+                record(Tier2Event.Type.SUCCEEDED, job, instance);
             }
 
             @Override
             public void close() {
                 if (closed.compareAndSet(false, true)) {
                     free(instance);
-                    log.record(Tier2Event.Type.CLOSED, job, instance);
+                    record(Tier2Event.Type.CLOSED, job, instance);
                 }
             }
+        }
+    }
+
+    private void record(Tier2Event.Type type, Job job, int instance) {
+        if (keepLog) {
+            log.record(type, job, instance);
         }
     }
 
@@ -208,6 +254,7 @@ public final class InMemoryFleet {
         private int slotsPerInstance = 1;
         private Duration jobTime = Duration.ZERO;
         private long seed = 1;
+        private boolean keepLog = true;
 
         private Builder() {
         }
@@ -243,6 +290,12 @@ public final class InMemoryFleet {
         /** The seed of the load balancer's choice of instance. */
         public Builder seed(long seed) {
             this.seed = seed;
+            return this;
+        }
+
+        /** Whether every dial and outcome goes to the log (the default); the counters are kept either way. */
+        public Builder keepLog(boolean keepLog) {
+            this.keepLog = keepLog;
             return this;
         }
 

@@ -10,7 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * The outputs a fake tier2 wrote for one request: segment to bytes. A concurrent map, so a write by a job's thread
  * happens-before a read that sees it. Thread-safe.
  */
-final class MemoryOutputs implements OutputStore {
+final class MemoryOutputs implements OutputStore, OutputSink {
 
     private final Map<Long, byte[]> outputs = new ConcurrentHashMap<>();
 
@@ -20,7 +20,12 @@ final class MemoryOutputs implements OutputStore {
     }
 
     void write(long segment) {
-        outputs.put(segment, outputOf(segment));
+        write(segment, outputOf(segment));
+    }
+
+    @Override
+    public void write(long segment, byte[] output) {
+        outputs.put(segment, output.clone());
     }
 
     void delete(long segment) {

@@ -12,6 +12,9 @@ import java.util.Objects;
  * Script.refuse(3).thenFail().thenSucceed()      // three refusals, a failure after admission, then success
  * Script.hold(hold)                              // admitted, then runs until hold.release() or cancellation
  * Script.loseOutput()                            // succeeds but the output is not in the store: the engine re-runs it
+ * Script.holdDial(hold)                          // dial blocks until hold.release() (then admitted) or cancellation
+ * Script.block()                                 // admitted, then runs until the engine cancels it
+ * Script.throwOnDial(new IllegalStateException("client bug"))   // any error, from dial or from await
  * }</pre>
  */
 public final class Script {
@@ -33,11 +36,20 @@ public final class Script {
         /** Admitted, then {@code await} blocks until the hold is released (then succeeds) or the thread interrupted. */
         HOLD,
         /** Admitted, then succeeds without an output in the store. */
-        LOSE_OUTPUT
+        LOSE_OUTPUT,
+        /** {@code dial} blocks until the hold is released (then the job is admitted and succeeds) or interrupted. */
+        HOLD_DIAL,
+        /** {@code dial} throws the action's error. */
+        THROW_ON_DIAL,
+        /** Admitted, then {@code await} throws the action's error. */
+        THROW_ON_AWAIT
     }
 
-    /** One step and, for {@link Step#HOLD}, its hold. */
-    record Action(Step step, Hold hold) {
+    /** One step, with its hold ({@link Step#HOLD}, {@link Step#HOLD_DIAL}) or its error (the {@code THROW} steps). */
+    record Action(Step step, Hold hold, Exception error) {
+        Action(Step step, Hold hold) {
+            this(step, hold, null);
+        }
     }
 
     private final List<Action> actions;
@@ -84,6 +96,35 @@ public final class Script {
     /** Admitted, succeeds, and the output is not in the store. */
     public static Script loseOutput() {
         return new Script(List.of()).then(Step.LOSE_OUTPUT, 1, null);
+    }
+
+    /** {@code dial} blocks until {@code hold} is released (then admitted and succeeds) or the engine cancels it. */
+    public static Script holdDial(Hold hold) {
+        return new Script(List.of()).then(Step.HOLD_DIAL, 1, Objects.requireNonNull(hold, "hold"));
+    }
+
+    /** {@code dial} blocks until the engine cancels it (interrupts its thread). */
+    public static Script blockDial() {
+        return holdDial(new Hold());
+    }
+
+    /** Admitted, then runs until the engine cancels it (interrupts its thread). */
+    public static Script block() {
+        return hold(new Hold());
+    }
+
+    /**
+     * {@code dial} throws {@code error}: a {@link dev.orderly.api.Tier2Exception} of any kind, an
+     * {@link InterruptedException}, or a {@link RuntimeException} (the engine counts it as FATAL); any other checked
+     * exception arrives wrapped in an {@link IllegalStateException}.
+     */
+    public static Script throwOnDial(Exception error) {
+        return new Script(List.of(new Action(Step.THROW_ON_DIAL, null, Objects.requireNonNull(error, "error"))));
+    }
+
+    /** Admitted, then {@code await} throws {@code error} (as {@link #throwOnDial} says). */
+    public static Script throwOnAwait(Exception error) {
+        return new Script(List.of(new Action(Step.THROW_ON_AWAIT, null, Objects.requireNonNull(error, "error"))));
     }
 
     /** Then succeeds (as every dial after the script does anyway). */

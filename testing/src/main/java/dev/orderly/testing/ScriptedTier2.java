@@ -10,17 +10,21 @@ import dev.orderly.api.Tier2Exception;
 import dev.orderly.testing.Script.Action;
 import java.util.ArrayDeque;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Queue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * A fake tier2 for one request whose every dial does what the test scripted for its unit: refused {@code n} times,
- * fail, time out, fail fatally, run until released, or lose its output (see {@link Script}). A unit with no script,
- * or whose script is used up, succeeds at once. A successful last-stage job writes {@code "output <segment>"} (UTF-8)
- * to {@link #outputs()}, the store to give the request.
+ * fail, time out, fail fatally, throw any error, run until released, block the dial, or lose its output (see
+ * {@link Script}). A unit with no script, or whose script is used up, asks the {@link DialRule} if there is one, and
+ * otherwise succeeds at once. A successful last-stage job writes {@code "output <segment>"} (UTF-8) to
+ * {@link #outputs()}, the store to give the request, or to the test's own {@link OutputSink}.
  *
  * <pre>{@code
  * ScriptedTier2 tier2 = new ScriptedTier2(plan)
@@ -32,26 +36,61 @@ import java.util.concurrent.locks.ReentrantLock;
  * }</pre>
  *
  * <p>Every dial and its outcome is recorded in {@link #log()}. {@link #openCalls()} counts calls admitted and not yet
- * closed, {@link #doubleCloses()} calls closed more than once: both should be 0 after a request.
+ * closed, {@link #doubleCloses()} calls closed more than once, {@link #blocked()} threads held in a dial or a job: all
+ * should be 0 after a request. At each dial the tier2 also checks the stage rule (a job of stage {@code k} is dialed
+ * only once every lower segment has stage {@code k - 1} done here) and lists breaks in
+ * {@link #dependencyViolations()}.
  *
  * <p>Invariants: {@code scripts} holds, per unit, the steps its next dials will use; it is guarded by {@code lock},
- * and a step is taken from it exactly once. This class is thread-safe: a script may be added while a request runs
- * (it applies from the unit's next dial on).
+ * and a step is taken from it exactly once. {@code highestDone} only grows per segment (a concurrent map, merged with
+ * {@code max}). This class is thread-safe: a script may be added while a request runs (it applies from the unit's
+ * next dial on).
  */
 public final class ScriptedTier2 implements Tier2Client {
 
+    /**
+     * Decides what one dial does when its unit has no script left: the first step of the script it returns (a
+     * {@code then...} tail is ignored). It may block, on a latch say, to hold the dial; it runs on the dialing thread.
+     */
+    @FunctionalInterface
+    public interface DialRule {
+        /** The script whose first step this dial of {@code job} takes. */
+        Script next(Job job) throws InterruptedException;
+    }
+
+    private static final Action SUCCEED = new Action(Script.Step.SUCCEED, null);
+
+    private final RequestPlan plan;
     private final int lastStage;
     private final MemoryOutputs outputs = new MemoryOutputs();
+    private final OutputSink sink;
+    private final DialRule rule;
     private final EventLog log = new EventLog();
     private final ReentrantLock lock = new ReentrantLock();
     // guarded by lock
     private final Map<JobKey, Queue<Action>> scripts = new HashMap<>();
+    private final Map<Long, Integer> highestDone = new ConcurrentHashMap<>();
+    private final List<String> dependencyViolations = new CopyOnWriteArrayList<>();
     private final AtomicInteger openCalls = new AtomicInteger();
     private final AtomicInteger doubleCloses = new AtomicInteger();
+    private final AtomicInteger cancelledCalls = new AtomicInteger();
+    private final AtomicInteger succeededCalls = new AtomicInteger();
+    private final AtomicInteger blocked = new AtomicInteger();
 
     /** A tier2 for a request of {@code plan}, with no script yet: every unit succeeds at once. */
     public ScriptedTier2(RequestPlan plan) {
-        this.lastStage = Objects.requireNonNull(plan, "plan").stages() - 1;
+        this(plan, null, job -> Script.succeed());
+    }
+
+    /**
+     * A tier2 for a request of {@code plan} that writes outputs to {@code sink} (not to {@link #outputs()}) and asks
+     * {@code rule} what each dial of a unit without a script does.
+     */
+    public ScriptedTier2(RequestPlan plan, OutputSink sink, DialRule rule) {
+        this.plan = Objects.requireNonNull(plan, "plan");
+        this.lastStage = plan.stages() - 1;
+        this.sink = sink == null ? outputs : sink;
+        this.rule = Objects.requireNonNull(rule, "rule");
     }
 
     /**
@@ -71,7 +110,7 @@ public final class ScriptedTier2 implements Tier2Client {
         return this;
     }
 
-    /** The store the tier2 writes outputs to; give it to the request. */
+    /** The store the tier2 writes outputs to, unless it was made with a sink; give it to the request. */
     public OutputStore outputs() {
         return outputs;
     }
@@ -91,16 +130,37 @@ public final class ScriptedTier2 implements Tier2Client {
         return doubleCloses.get();
     }
 
+    /** Calls whose {@code await} returned normally (their output written, or lost as scripted). */
+    public int succeededCalls() {
+        return succeededCalls.get();
+    }
+
+    /** Calls closed before their job ended on the tier2: the engine cancelled them. */
+    public int cancelledCalls() {
+        return cancelledCalls.get();
+    }
+
+    /** Threads held right now in a dial ({@link Script#holdDial}) or a running job ({@link Script#hold}). */
+    public int blocked() {
+        return blocked.get();
+    }
+
+    /** Each dial that broke the stage rule, in words; empty if none did. */
+    public List<String> dependencyViolations() {
+        return List.copyOf(dependencyViolations);
+    }
+
     /** What a successful last-stage job of {@code segment} writes: {@code "output <segment>"} in UTF-8. */
     public static byte[] outputOf(long segment) {
         return MemoryOutputs.outputOf(segment);
     }
 
     @Override
-    public Tier2Call dial(Job job) throws Tier2Exception {
+    public Tier2Call dial(Job job) throws Tier2Exception, InterruptedException {
         Objects.requireNonNull(job, "job");
         log.record(Tier2Event.Type.DIALED, job, -1);
-        Action action = nextAction(job.key());
+        checkDependencies(job.key());
+        Action action = nextAction(job);
         switch (action.step()) {
             case REFUSE -> {
                 log.record(Tier2Event.Type.REFUSED, job, -1);
@@ -110,30 +170,92 @@ public final class ScriptedTier2 implements Tier2Client {
                 log.record(Tier2Event.Type.UNREACHABLE, job, -1);
                 throw Tier2Exception.unreachable("scripted: no tier2 reachable for " + job);
             }
+            case THROW_ON_DIAL -> {
+                log.record(Tier2Event.Type.DIAL_THREW, job, -1);
+                throw scripted(action.error());
+            }
+            case HOLD_DIAL -> {
+                log.record(Tier2Event.Type.HELD, job, -1);
+                hold(action.hold(), job);
+                return admit(job, SUCCEED);
+            }
             default -> {
-                openCalls.incrementAndGet();
-                log.record(Tier2Event.Type.ADMITTED, job, -1);
-                return new Call(job, action);
+                return admit(job, action);
             }
         }
     }
 
-    private Action nextAction(JobKey key) {
+    private Tier2Call admit(Job job, Action action) {
+        openCalls.incrementAndGet();
+        log.record(Tier2Event.Type.ADMITTED, job, -1);
+        return new Call(job, action);
+    }
+
+    private Action nextAction(Job job) throws InterruptedException {
         lock.lock();
         try {
-            Queue<Action> left = scripts.get(key);
+            Queue<Action> left = scripts.get(job.key());
             Action next = left == null ? null : left.poll();
-            return next != null ? next : new Action(Script.Step.SUCCEED, null);
+            if (next != null) {
+                return next;
+            }
         } finally {
             lock.unlock();
         }
+        List<Action> ruled = rule.next(job).actions();
+        return ruled.isEmpty() ? SUCCEED : ruled.getFirst();
     }
 
-    /** One admitted job. Used by the job's own thread only, except {@code close}, which is idempotent. */
+    private void checkDependencies(JobKey key) {
+        for (long s = plan.startSegment(); s < key.segment(); s++) {
+            int done = highestDone.getOrDefault(s, -1);
+            if (done < key.stage() - 1) {
+                dependencyViolations.add(key + " dialed while segment " + s + " had stages done only up to " + done);
+                return;
+            }
+        }
+    }
+
+    private void hold(Hold hold, Job job) throws InterruptedException {
+        blocked.incrementAndGet();
+        try {
+            hold.await();
+        } catch (InterruptedException e) {
+            log.record(Tier2Event.Type.INTERRUPTED, job, -1);
+            throw e;
+        } finally {
+            blocked.decrementAndGet();
+        }
+    }
+
+    /**
+     * The scripted error as what it is: returns a {@link Tier2Exception} for the caller to throw, throws any other
+     * (a checked error a tier2 can not throw arrives wrapped in an {@link IllegalStateException}).
+     */
+    private static Tier2Exception scripted(Exception error) throws InterruptedException {
+        switch (error) {
+            case Tier2Exception t -> {
+                return t;
+            }
+            case InterruptedException i -> throw i;
+            case RuntimeException r -> throw r;
+            default -> throw new IllegalStateException(error);
+        }
+    }
+
+    /**
+     * One admitted job. Used by the job's own thread only, except {@code close}, which is idempotent. {@code state}
+     * goes once from OPEN to ENDED (await ended) or to CANCELLED (closed first), whichever comes first.
+     */
     private final class Call implements Tier2Call {
+        private static final int OPEN = 0;
+        private static final int ENDED = 1;
+        private static final int CANCELLED = 2;
+
         private final Job job;
         private final Action action;
         private final AtomicInteger closes = new AtomicInteger();
+        private final AtomicInteger state = new AtomicInteger(OPEN);
 
         Call(Job job, Action action) {
             this.job = job;
@@ -142,6 +264,14 @@ public final class ScriptedTier2 implements Tier2Client {
 
         @Override
         public void await() throws Tier2Exception, InterruptedException {
+            if (action.step() == Script.Step.HOLD) {
+                log.record(Tier2Event.Type.HELD, job, -1);
+                hold(action.hold(), job);
+            }
+            if (!state.compareAndSet(OPEN, ENDED)) {
+                log.record(Tier2Event.Type.INTERRUPTED, job, -1);
+                throw new InterruptedException("call closed before the job ended");
+            }
             switch (action.step()) {
                 case FAIL -> {
                     log.record(Tier2Event.Type.FAILED, job, -1);
@@ -155,34 +285,38 @@ public final class ScriptedTier2 implements Tier2Client {
                     log.record(Tier2Event.Type.FATAL, job, -1);
                     throw Tier2Exception.fatal("scripted fatal failure of " + job, null);
                 }
+                case THROW_ON_AWAIT -> {
+                    log.record(Tier2Event.Type.AWAIT_THREW, job, -1);
+                    throw scripted(action.error());
+                }
                 case LOSE_OUTPUT -> {
-                    outputs.delete(job.key().segment());
+                    if (sink == outputs) {
+                        outputs.delete(job.key().segment());
+                    }
+                    done();
                     log.record(Tier2Event.Type.OUTPUT_LOST, job, -1);
                 }
-                case HOLD -> {
-                    log.record(Tier2Event.Type.HELD, job, -1);
-                    try {
-                        action.hold().await();
-                    } catch (InterruptedException e) {
-                        log.record(Tier2Event.Type.INTERRUPTED, job, -1);
-                        throw e;
+                default -> {
+                    if (job.key().stage() == lastStage) {
+                        sink.write(job.key().segment(), outputOf(job.key().segment()));
                     }
-                    succeed();
+                    done();
+                    log.record(Tier2Event.Type.SUCCEEDED, job, -1);
                 }
-                default -> succeed();
             }
         }
 
-        private void succeed() {
-            if (job.key().stage() == lastStage) {
-                outputs.write(job.key().segment());
-            }
-            log.record(Tier2Event.Type.SUCCEEDED, job, -1);
+        private void done() {
+            highestDone.merge(job.key().segment(), job.key().stage(), Math::max);
+            succeededCalls.incrementAndGet();
         }
 
         @Override
         public void close() {
             if (closes.getAndIncrement() == 0) {
+                if (state.compareAndSet(OPEN, CANCELLED)) {
+                    cancelledCalls.incrementAndGet();
+                }
                 openCalls.decrementAndGet();
                 log.record(Tier2Event.Type.CLOSED, job, -1);
             } else {

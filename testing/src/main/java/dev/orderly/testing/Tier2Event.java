@@ -24,7 +24,7 @@ public record Tier2Event(long sequence, Type type, Job job, int instance) {
         UNREACHABLE,
         /** The tier2 took the job: {@code dial} returned a call. */
         ADMITTED,
-        /** An admitted job is held until its {@link Hold} is released. */
+        /** A dial, or an admitted job, is held until its {@link Hold} is released. */
         HELD,
         /** The job ended well; a last-stage job's output is in the store. */
         SUCCEEDED,
@@ -36,6 +36,10 @@ public record Tier2Event(long sequence, Type type, Job job, int instance) {
         TIMED_OUT,
         /** The job failed in a way no retry can fix (FATAL). */
         FATAL,
+        /** {@code dial} threw the error its script named ({@link Script#throwOnDial}). */
+        DIAL_THREW,
+        /** {@code await} threw the error its script named ({@link Script#throwOnAwait}). */
+        AWAIT_THREW,
         /** The thread in {@code await} was interrupted (the engine cancelled the job). */
         INTERRUPTED,
         /** The call was closed (its slot, if any, is free again). */

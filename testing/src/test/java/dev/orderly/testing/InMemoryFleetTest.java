@@ -23,6 +23,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -148,5 +150,22 @@ class InMemoryFleetTest {
                 () -> InMemoryFleet.builder().slotsPerInstance(-2)).getMessage());
         assertEquals("jobTime must be >= 0, was PT-1S", assertThrows(IllegalArgumentException.class,
                 () -> InMemoryFleet.builder().jobTime(Duration.ofSeconds(-1))).getMessage());
+    }
+
+    @Test
+    void withoutALogTheCountersStillCountAndASinkGetsTheOutputs() throws Exception {
+        InMemoryFleet fleet = InMemoryFleet.builder().slotsPerInstance(1).keepLog(false).build();
+        Map<Long, byte[]> sink = new ConcurrentHashMap<>();
+        InMemoryFleet.Tenant tenant = fleet.tenant(PLAN, sink::put);
+        try (Tier2Call call = tenant.client().dial(job(4, 1))) {
+            assertThrows(Tier2Exception.class, () -> tenant.client().dial(job(5, 1)));
+            call.await();
+        }
+        assertEquals(1, fleet.admissions());
+        assertEquals(1, fleet.refusals());
+        assertEquals(0, fleet.busySlots());
+        assertEquals(List.of(), fleet.log().events(), "keepLog(false) logs nothing");
+        assertArrayEquals(ScriptedTier2.outputOf(4), sink.get(4L));
+        assertTrue(tenant.outputs().read(4).isEmpty(), "the output went to the sink only");
     }
 }

@@ -1,8 +1,10 @@
 package dev.orderly.testing;
 
 import static dev.orderly.testing.Tier2Event.Type.ADMITTED;
+import static dev.orderly.testing.Tier2Event.Type.AWAIT_THREW;
 import static dev.orderly.testing.Tier2Event.Type.CLOSED;
 import static dev.orderly.testing.Tier2Event.Type.DIALED;
+import static dev.orderly.testing.Tier2Event.Type.DIAL_THREW;
 import static dev.orderly.testing.Tier2Event.Type.FAILED;
 import static dev.orderly.testing.Tier2Event.Type.FATAL;
 import static dev.orderly.testing.Tier2Event.Type.HELD;
@@ -27,6 +29,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -178,6 +182,9 @@ class ScriptedTier2Test {
                         tier2.dial(new Job("r-1", LAST, 1)).close();
                     } catch (Tier2Exception e) {
                         // the scripted refusal
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        return;
                     }
                 }
             }));
@@ -191,5 +198,106 @@ class ScriptedTier2Test {
         for (int i = 0; i < events.size(); i++) {
             assertEquals(i, events.get(i).sequence());
         }
+    }
+
+    @Test
+    void aHeldDialBlocksUntilReleasedThenIsAdmitted() throws Exception {
+        Hold hold = new Hold();
+        tier2.script(LAST, Script.holdDial(hold));
+        AtomicReference<Tier2Call> call = new AtomicReference<>();
+        Thread dialer = Thread.ofVirtual().start(() -> {
+            try {
+                call.set(tier2.dial(job(LAST)));
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        await().atMost(Duration.ofSeconds(5)).until(() -> tier2.blocked() == 1);
+        assertEquals(List.of(DIALED, HELD), tier2.log().typesOf(LAST), "not admitted while the dial is held");
+        hold.release();
+        assertTrue(dialer.join(Duration.ofSeconds(5)));
+        call.get().await();
+        call.get().close();
+        assertEquals(0, tier2.blocked());
+        assertEquals(List.of(DIALED, HELD, ADMITTED, SUCCEEDED, CLOSED), tier2.log().typesOf(LAST));
+    }
+
+    @Test
+    void aBlockedDialEndsOnlyByAnInterrupt() throws Exception {
+        tier2.script(LAST, Script.blockDial());
+        AtomicReference<Throwable> thrown = new AtomicReference<>();
+        Thread dialer = Thread.ofVirtual().start(() -> {
+            try {
+                tier2.dial(job(LAST));
+            } catch (Throwable t) {
+                thrown.set(t);
+            }
+        });
+        await().atMost(Duration.ofSeconds(5)).until(() -> tier2.blocked() == 1);
+        assertTrue(dialer.isAlive(), "a blocked dial returned by itself");
+        dialer.interrupt();
+        assertTrue(dialer.join(Duration.ofSeconds(5)));
+        assertTrue(thrown.get() instanceof InterruptedException, String.valueOf(thrown.get()));
+        assertEquals(0, tier2.blocked());
+        assertEquals(0, tier2.openCalls());
+        assertEquals(List.of(DIALED, HELD, INTERRUPTED), tier2.log().typesOf(LAST));
+    }
+
+    @Test
+    void aScriptedErrorIsThrownAsItIsFromDialOrAwait() throws Exception {
+        IllegalStateException bug = new IllegalStateException("client bug");
+        Tier2Exception reset = Tier2Exception.retryable("stream reset", null);
+        tier2.script(LAST, Script.throwOnDial(bug));
+        tier2.script(FIRST, Script.throwOnAwait(reset));
+        assertTrue(bug == assertThrows(IllegalStateException.class, () -> tier2.dial(job(LAST))));
+        try (Tier2Call call = tier2.dial(job(FIRST))) {
+            assertTrue(reset == assertThrows(Tier2Exception.class, call::await));
+        }
+        assertEquals(List.of(DIALED, DIAL_THREW), tier2.log().typesOf(LAST));
+        assertEquals(List.of(DIALED, ADMITTED, AWAIT_THREW, CLOSED), tier2.log().typesOf(FIRST));
+    }
+
+    @Test
+    void aRuleDecidesEachDialOfAUnitWithNoScriptLeft() throws Exception {
+        Map<Long, byte[]> sink = new ConcurrentHashMap<>();
+        ScriptedTier2 ruled = new ScriptedTier2(PLAN, sink::put,
+                job -> job.attempt() == 1 ? Script.refuse(1) : Script.succeed());
+        ruled.script(FIRST, Script.fail());
+        try (Tier2Call call = ruled.dial(new Job("r-1", FIRST, 1))) {
+            assertEquals(Tier2Exception.Kind.RETRYABLE, assertThrows(Tier2Exception.class, call::await).kind(),
+                    "the unit's script comes before the rule");
+        }
+        assertEquals(Tier2Exception.Kind.REFUSED,
+                assertThrows(Tier2Exception.class, () -> ruled.dial(new Job("r-1", LAST, 1))).kind());
+        try (Tier2Call call = ruled.dial(new Job("r-1", LAST, 2))) {
+            call.await();
+        }
+        assertArrayEquals(ScriptedTier2.outputOf(3), sink.get(3L), "the output went to the sink");
+        assertTrue(ruled.outputs().read(3).isEmpty(), "and not to the tier2's own store");
+        assertEquals(List.of(LAST, LAST), ruled.log().dials().stream().filter(j -> j.key().equals(LAST))
+                .map(Job::key).toList());
+        assertEquals(2, ruled.log().dialsOf(LAST));
+    }
+
+    @Test
+    void aDialAheadOfTheStageBelowItIsAViolation() throws Exception {
+        dialOnce(new JobKey(1, 1));
+        assertEquals(List.of("segment 1 stage 1 dialed while segment 0 had stages done only up to -1"),
+                tier2.dependencyViolations());
+        dialOnce(new JobKey(0, 0));
+        dialOnce(new JobKey(2, 1));
+        assertEquals(1, tier2.dependencyViolations().size(), "stage 1 once stage 0 below is done breaks nothing");
+    }
+
+    @Test
+    void aCallClosedBeforeItsJobEndedIsCancelledAndItsAwaitInterrupted() throws Exception {
+        Tier2Call call = tier2.dial(job(LAST));
+        call.close();
+        assertThrows(InterruptedException.class, call::await);
+        call.close();
+        assertEquals(1, tier2.cancelledCalls());
+        assertEquals(1, tier2.doubleCloses());
+        assertEquals(0, tier2.openCalls());
+        assertTrue(tier2.outputs().read(3).isEmpty(), "a cancelled job wrote its output");
     }
 }

@@ -2,8 +2,8 @@ package dev.orderly.bench.jmh;
 
 import dev.orderly.api.EngineConfig;
 import dev.orderly.bench.queue.QueueKind;
-import dev.orderly.bench.queue.QueueUnderTest;
 import dev.orderly.bench.queue.Waiters;
+import dev.orderly.engine.DialGate;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -34,8 +34,8 @@ public class CancellationBenchmark {
 
     @Setup(Level.Iteration)
     public void startWaiters() {
-        QueueUnderTest q = queue.create(10, EngineConfig.defaults());
-        threads = Waiters.start(q, waiters);
+        DialGate q = queue.create(10, EngineConfig.defaults());
+        threads = Waiters.start(queue, q, waiters);
     }
 
     @Benchmark

@@ -3,7 +3,7 @@ package dev.orderly.bench.jmh;
 import dev.orderly.api.EngineConfig;
 import dev.orderly.api.JobKey;
 import dev.orderly.bench.queue.QueueKind;
-import dev.orderly.bench.queue.QueueUnderTest;
+import dev.orderly.engine.DialGate;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -30,7 +30,7 @@ public class FastPathBenchmark {
     @Param({"LAUNCH_QUEUE", "POLLING"})
     public QueueKind queue;
 
-    private QueueUnderTest q;
+    private DialGate q;
 
     @Setup
     public void setUp() {
@@ -45,8 +45,8 @@ public class FastPathBenchmark {
 
     @TearDown
     public void checkEmpty() {
-        if (q.size() != 0) {
-            throw new IllegalStateException("queue should be empty after every pass, has " + q.size());
+        if (queue.stats(q).queued() != 0) {
+            throw new IllegalStateException("queue should be empty after every pass, has " + queue.stats(q).queued());
         }
     }
 }

@@ -3,8 +3,8 @@ package dev.orderly.bench.jmh;
 import com.sun.management.ThreadMXBean;
 import dev.orderly.api.EngineConfig;
 import dev.orderly.bench.queue.QueueKind;
-import dev.orderly.bench.queue.QueueUnderTest;
 import dev.orderly.bench.queue.Waiters;
+import dev.orderly.engine.DialGate;
 import java.lang.management.ManagementFactory;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.AuxCounters;
@@ -44,7 +44,7 @@ public class IdleWaitersBenchmark {
     @Param({"100", "1000", "10000"})
     public int waiters;
 
-    private QueueUnderTest q;
+    private DialGate q;
     private Waiters threads;
 
     /** The secondary results, summed over an iteration's watches and reported per second. */
@@ -64,16 +64,16 @@ public class IdleWaitersBenchmark {
     @Setup(Level.Trial)
     public void startWaiters() {
         q = queue.create(10, EngineConfig.defaults());
-        threads = Waiters.start(q, waiters);
+        threads = Waiters.start(queue, q, waiters);
     }
 
     @Benchmark
     public void watchOneSecond(Cost cost) throws InterruptedException {
-        long wakeUps0 = q.wakeUps();
+        long wakeUps0 = queue.stats(q).wakeUps();
         long cpu0 = threadCpuNanos();
         Thread.sleep(WATCH_MILLIS);
         cost.cpuMicros += (threadCpuNanos() - cpu0) / 1_000;
-        cost.wakeUps += q.wakeUps() - wakeUps0;
+        cost.wakeUps += queue.stats(q).wakeUps() - wakeUps0;
         threads.check();
     }
 

@@ -3,7 +3,7 @@ package dev.orderly.bench.jmh;
 import dev.orderly.api.EngineConfig;
 import dev.orderly.api.JobKey;
 import dev.orderly.bench.queue.QueueKind;
-import dev.orderly.bench.queue.QueueUnderTest;
+import dev.orderly.engine.DialGate;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -32,7 +32,7 @@ public class JoinLeaveBenchmark {
     @Param({"10", "1000", "100000"})
     public int queued;
 
-    private QueueUnderTest q;
+    private DialGate q;
     private JobKey key;
 
     @Setup
@@ -53,8 +53,8 @@ public class JoinLeaveBenchmark {
 
     @TearDown
     public void checkSize() {
-        if (q.size() != queued) {
-            throw new IllegalStateException("queue should hold " + queued + " jobs, has " + q.size());
+        if (queue.stats(q).queued() != queued) {
+            throw new IllegalStateException("queue should hold " + queued + " jobs, has " + queue.stats(q).queued());
         }
     }
 }

@@ -3,7 +3,7 @@ package dev.orderly.bench.jmh;
 import dev.orderly.api.EngineConfig;
 import dev.orderly.api.JobKey;
 import dev.orderly.bench.queue.QueueKind;
-import dev.orderly.bench.queue.QueueUnderTest;
+import dev.orderly.engine.DialGate;
 import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -40,7 +40,7 @@ public class WakeUpLatencyBenchmark {
     @Param({"LAUNCH_QUEUE", "POLLING"})
     public QueueKind queue;
 
-    private QueueUnderTest q;
+    private DialGate q;
     private long refusedDelayNanos;
     private Thread waiter;
     private volatile boolean returned;
@@ -51,8 +51,8 @@ public class WakeUpLatencyBenchmark {
         EngineConfig windowOfOne = EngineConfig.builder().launchWindowMin(1).launchWindowMax(1).build();
         q = queue.create(1, windowOfOne);
         refusedDelayNanos = windowOfOne.refusedDelay().toNanos();
-        if (q.windowSize() != 1) {
-            throw new IllegalStateException("expected a window of 1, got " + q.windowSize());
+        if (queue.windowSize(q) != 1) {
+            throw new IllegalStateException("expected a window of 1, got " + queue.windowSize(q));
         }
     }
 
@@ -70,10 +70,10 @@ public class WakeUpLatencyBenchmark {
             }
         });
         long deadline = System.nanoTime() + PATIENCE_NANOS;
-        while (q.size() < 2 || !asleep(waiter.getState())) {
+        while (queue.stats(q).queued() < 2 || !asleep(waiter.getState())) {
             checkWaiter();
             if (System.nanoTime() - deadline > 0) {
-                throw new IllegalStateException("the next job did not go to sleep behind the head: size " + q.size()
+                throw new IllegalStateException("the next job did not go to sleep behind the head: size " + queue.stats(q).queued()
                         + ", state " + waiter.getState());
             }
             LockSupport.parkNanos(50_000);
@@ -104,8 +104,8 @@ public class WakeUpLatencyBenchmark {
             throw new IllegalStateException("the next job's thread did not end");
         }
         checkWaiter();
-        if (q.size() != 0) {
-            throw new IllegalStateException("queue should be empty, has " + q.size());
+        if (queue.stats(q).queued() != 0) {
+            throw new IllegalStateException("queue should be empty, has " + queue.stats(q).queued());
         }
     }
 

@@ -2,6 +2,7 @@ package dev.orderly.bench.queue;
 
 import dev.orderly.api.EngineConfig;
 import dev.orderly.api.JobKey;
+import dev.orderly.engine.DialGate;
 import dev.orderly.engine.LaunchQueue;
 import java.time.Duration;
 import java.util.HashMap;
@@ -33,7 +34,7 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>This class is thread-safe. One live job per key, as for {@link LaunchQueue}.
  */
-public final class PollingLaunchQueue implements QueueUnderTest {
+public final class PollingLaunchQueue implements DialGate {
 
     private final ReentrantLock lock = new ReentrantLock();
     private final int window;
@@ -160,6 +161,7 @@ public final class PollingLaunchQueue implements QueueUnderTest {
     }
 
     /** The job got in and failed: it keeps (or takes) its place and may dial again {@code failureDelay} from now. */
+    @Override
     public void failed(JobKey key) {
         requeue(key, failureDelayNanos);
     }
@@ -196,7 +198,7 @@ public final class PollingLaunchQueue implements QueueUnderTest {
         }
     }
 
-    @Override
+    /** The number of queued jobs. */
     public int size() {
         lock.lock();
         try {
@@ -206,26 +208,21 @@ public final class PollingLaunchQueue implements QueueUnderTest {
         }
     }
 
-    @Override
+    /** The number of queued jobs that may dial at once. */
     public int windowSize() {
         return window;
     }
 
-    @Override
-    public long wakeUps() {
-        return wakeUps.sum();
-    }
-
-    @Override
-    public long wakeUpsOutsideWindow() {
-        return wakeUpsOutsideWindow.sum();
-    }
-
-    /** Diagnostic: how many queued jobs hold a dial slot right now. */
-    public int dialingCount() {
+    /**
+     * The figures {@link LaunchQueue#stats()} gives, for this queue: {@code dialing} counts queued jobs only (this
+     * queue has no no-queue path). The wake-up counts are read without the lock.
+     */
+    public LaunchQueue.Stats stats() {
+        long wokenOutside = wakeUpsOutsideWindow.sum();
+        long woken = wakeUps.sum();
         lock.lock();
         try {
-            return dialing;
+            return new LaunchQueue.Stats(queued.size(), dialing, woken, wokenOutside);
         } finally {
             lock.unlock();
         }

@@ -1,6 +1,8 @@
 package dev.orderly.bench.queue;
 
 import dev.orderly.api.JobKey;
+import dev.orderly.engine.DialGate;
+import dev.orderly.engine.LaunchQueue;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,28 +21,32 @@ public final class Waiters {
 
     private static final Duration PATIENCE = Duration.ofMinutes(2);
 
-    private final QueueUnderTest queue;
+    private final QueueKind kind;
+    private final DialGate queue;
     private final List<Thread> threads;
     private final AtomicReference<Throwable> unexpected = new AtomicReference<>();
 
-    private Waiters(QueueUnderTest queue, int count) {
+    private Waiters(QueueKind kind, DialGate queue, int count) {
+        this.kind = kind;
         this.queue = queue;
         this.threads = new ArrayList<>(count);
     }
 
     /**
-     * Fills the window of {@code queue} (which must be empty) with blockers and starts {@code count} waiters behind
-     * them; returns when all have joined and, for a queue whose waiters park without a timeout, all are parked.
+     * Fills the window of {@code queue} (which must be empty, and made by {@code kind}) with blockers and starts
+     * {@code count} waiters behind them; returns when all have joined and, for a queue whose waiters park without a
+     * timeout, all are parked.
      */
-    public static Waiters start(QueueUnderTest queue, int count) {
-        if (queue.size() != 0) {
-            throw new IllegalStateException("queue must be empty, has " + queue.size());
+    public static Waiters start(QueueKind kind, DialGate queue, int count) {
+        int queued = kind.stats(queue).queued();
+        if (queued != 0) {
+            throw new IllegalStateException("queue must be empty, has " + queued);
         }
-        int window = queue.windowSize();
+        int window = kind.windowSize(queue);
         for (int i = 0; i < window; i++) {
             queue.refused(new JobKey(i, 0));
         }
-        Waiters waiters = new Waiters(queue, count);
+        Waiters waiters = new Waiters(kind, queue, count);
         for (int i = 0; i < count; i++) {
             JobKey key = new JobKey(window + i, 0);
             waiters.threads.add(Thread.ofVirtual().name("waiter-" + i).start(() -> waiters.await(key)));
@@ -62,12 +68,12 @@ public final class Waiters {
 
     private void awaitAllJoined(int expectedSize) {
         long deadline = System.nanoTime() + PATIENCE.toNanos();
-        boolean parksUntimed = queue instanceof LaunchQueueUnderTest;
-        while (queue.size() < expectedSize || (parksUntimed && !allParked())) {
+        boolean parksUntimed = queue instanceof LaunchQueue;
+        while (size() < expectedSize || (parksUntimed && !allParked())) {
             check();
             if (System.nanoTime() - deadline > 0) {
                 throw new IllegalStateException("waiters did not join within " + PATIENCE + ": queue has "
-                        + queue.size() + " of " + expectedSize);
+                        + size() + " of " + expectedSize);
             }
             LockSupport.parkNanos(1_000_000);
         }
@@ -93,10 +99,14 @@ public final class Waiters {
             }
         }
         check();
-        int left = queue.size() - queue.windowSize();
+        int left = size() - kind.windowSize(queue);
         if (left != 0) {
             throw new IllegalStateException(left + " cancelled waiters are still queued");
         }
+    }
+
+    private int size() {
+        return kind.stats(queue).queued();
     }
 
     /** Throws if a waiter failed or got a turn it should not have had. */

@@ -7,6 +7,8 @@ import dev.orderly.api.RequestPlan;
 import dev.orderly.api.RequestResult;
 import dev.orderly.engine.InMemoryOutputStore;
 import dev.orderly.engine.Orderly;
+import dev.orderly.testing.InMemoryFleet;
+import dev.orderly.testing.OutputSink;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -18,7 +20,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * Scale runs of the engine against an {@link InProcessFleet}, printed for people:
+ * Scale runs of the engine against the testing kit's {@link InMemoryFleet} (its event log off), printed for people:
  *
  * <ul>
  *   <li>{@code concurrent}: {@code requests} requests at once, each of {@code workers} workers, against one fleet of
@@ -111,6 +113,19 @@ public final class ScaleRun {
         options.put(name, parsed);
     }
 
+    /**
+     * One instance of {@code capacity} slots (a full fleet refuses at once), jobs of {@code work}, and no event log:
+     * a scale run's log would grow with every dial.
+     */
+    private static InMemoryFleet fleet(int capacity, Duration work) {
+        return InMemoryFleet.builder().slotsPerInstance(capacity).jobTime(work).keepLog(false).build();
+    }
+
+    /** Writes the two bytes {@link CheckingConsumer} checks, in place of the kit's own output. */
+    private static OutputSink checked(InMemoryOutputStore outputs) {
+        return (segment, output) -> outputs.write(segment, new byte[] {(byte) segment, (byte) (segment >>> 8)});
+    }
+
     private int intOption(String name) {
         return Math.toIntExact(options.get(name));
     }
@@ -121,7 +136,7 @@ public final class ScaleRun {
         int workers = intOption("workers");
         long segments = options.get("segments");
         int stages = intOption("stages");
-        InProcessFleet fleet = new InProcessFleet(intOption("capacity"), Duration.ofMillis(options.get("work-ms")));
+        InMemoryFleet fleet = fleet(intOption("capacity"), Duration.ofMillis(options.get("work-ms")));
         Engine engine = Orderly.engine(EngineConfig.defaults());
         System.out.printf(Locale.ROOT, "%nconcurrent: %d requests x %d workers, %d segments x %d stages each, fleet of"
                 + " %d slots, %d ms per job%n", requests, workers, segments, stages, intOption("capacity"),
@@ -138,7 +153,7 @@ public final class ScaleRun {
             threads.add(Thread.ofVirtual().name("request-" + i).start(() -> {
                 InMemoryOutputStore outputs = new InMemoryOutputStore();
                 RequestPlan plan = new RequestPlan(0, segments, stages, workers);
-                Request request = Request.of(plan, fleet.clientFor(stages - 1, outputs), outputs,
+                Request request = Request.of(plan, fleet.tenant(plan, checked(outputs)).client(), outputs,
                         new CheckingConsumer(0, outputs)).withId("r" + index);
                 try {
                     go.await();
@@ -176,15 +191,15 @@ public final class ScaleRun {
         System.out.printf(Locale.ROOT, "  %s: %d of %d segments delivered in order in %.1f s%n",
                 complete ? "completed" : "INCOMPLETE", delivered, requests * segments, elapsedNanos / 1e9);
         System.out.printf(Locale.ROOT, "  dials %d, admissions %d, refusals %d (fleet refused %d)%n", dials,
-                fleet.admitted(), refusals, fleet.refused());
+                fleet.admissions(), refusals, fleet.refusals());
         System.out.printf(Locale.ROOT, "  per request: elapsed p50 %d ms, max %d ms; first segment p50 %d ms, max %d ms%n",
                 percentile(requestMillis, 50), percentile(requestMillis, 100), percentile(firstMillis, 50),
                 percentile(firstMillis, 100));
         System.out.printf(Locale.ROOT, "  heap: live before %s; peak after a collection %s; peak used (sampled every 10 ms,"
                 + " garbage included) %s; live after %s%n", HeapWatch.mib(heapBefore), HeapWatch.mib(peak[1]),
                 HeapWatch.mib(peak[0]), HeapWatch.mib(HeapWatch.liveBytesAfterGc()));
-        if (fleet.freeSlots() != intOption("capacity")) {
-            System.out.println("  FAILED: " + (intOption("capacity") - fleet.freeSlots()) + " fleet slots never given back");
+        if (fleet.busySlots() != 0) {
+            System.out.println("  FAILED: " + fleet.busySlots() + " fleet slots never given back");
             return false;
         }
         return complete;
@@ -195,7 +210,7 @@ public final class ScaleRun {
         long segments = options.get("long-segments");
         int workers = intOption("long-workers");
         long checkpoint = options.get("checkpoint");
-        InProcessFleet fleet = new InProcessFleet(Integer.MAX_VALUE, Duration.ZERO);
+        InMemoryFleet fleet = fleet(Integer.MAX_VALUE, Duration.ZERO);
         InMemoryOutputStore outputs = new InMemoryOutputStore();
         System.out.printf(Locale.ROOT, "%nlong: one request over %,d segments, %d workers, 1 stage, instant tier2%n",
                 segments, workers);
@@ -213,8 +228,9 @@ public final class ScaleRun {
         RequestResult result;
         long[] peak;
         try {
+            RequestPlan plan = new RequestPlan(0, segments, 1, workers);
             result = Orderly.engine(EngineConfig.defaults()).run(Request.of(
-                    new RequestPlan(0, segments, 1, workers), fleet.clientFor(0, outputs), outputs, client));
+                    plan, fleet.tenant(plan, checked(outputs)).client(), outputs, client));
         } catch (Exception e) {
             System.out.println("  FAILED: " + e);
             return false;

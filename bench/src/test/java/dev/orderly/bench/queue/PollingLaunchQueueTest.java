@@ -28,12 +28,12 @@ class PollingLaunchQueueTest {
         JobKey key = new JobKey(0, 0);
 
         queue.awaitTurn(key);
-        assertEquals(1, queue.dialingCount());
+        assertEquals(1, queue.stats().dialing());
         queue.leave(key);
 
         assertEquals(0, queue.size());
-        assertEquals(0, queue.dialingCount());
-        assertEquals(0, queue.wakeUps());
+        assertEquals(0, queue.stats().dialing());
+        assertEquals(0, queue.stats().wakeUps());
     }
 
     @Test
@@ -46,12 +46,12 @@ class PollingLaunchQueueTest {
         CompletableFuture<Void> turn = CompletableFuture.runAsync(() -> awaitTurn(queue, next),
                 command -> Thread.ofVirtual().start(command));
         // Polling every 20 ms, it re-checks (and finds itself outside the window) several times.
-        await().atMost(Duration.ofSeconds(10)).until(() -> queue.wakeUpsOutsideWindow() >= 3);
+        await().atMost(Duration.ofSeconds(10)).until(() -> queue.stats().wakeUpsOutsideWindow() >= 3);
         assertFalse(turn.isDone(), "a job behind a full window must not get its turn");
 
         queue.leave(head);
         turn.get(10, TimeUnit.SECONDS);
-        assertEquals(1, queue.dialingCount());
+        assertEquals(1, queue.stats().dialing());
         assertEquals(1, queue.size());
     }
 

@@ -3,6 +3,7 @@ package dev.orderly.bench.queue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.orderly.api.EngineConfig;
+import dev.orderly.engine.DialGate;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -17,22 +18,22 @@ class WaitersTest {
     @EnumSource(QueueKind.class)
     void waitersQueueBehindAFullWindowAndCancellingThemLeavesOnlyTheBlockers(QueueKind kind)
             throws InterruptedException {
-        QueueUnderTest queue = kind.create(10, EngineConfig.defaults());
+        DialGate queue = kind.create(10, EngineConfig.defaults());
 
-        Waiters waiters = Waiters.start(queue, 200);
-        assertEquals(queue.windowSize() + 200, queue.size());
+        Waiters waiters = Waiters.start(kind, queue, 200);
+        assertEquals(kind.windowSize(queue) + 200, kind.stats(queue).queued());
 
         waiters.cancelAll();
-        assertEquals(queue.windowSize(), queue.size());
+        assertEquals(kind.windowSize(queue), kind.stats(queue).queued());
     }
 
     @Test
     void launchQueueWaitersOutsideTheWindowAreNeverWoken() throws InterruptedException {
-        QueueUnderTest queue = QueueKind.LAUNCH_QUEUE.create(10, EngineConfig.defaults());
+        DialGate queue = QueueKind.LAUNCH_QUEUE.create(10, EngineConfig.defaults());
 
-        Waiters waiters = Waiters.start(queue, 200);
+        Waiters waiters = Waiters.start(QueueKind.LAUNCH_QUEUE, queue, 200);
         waiters.cancelAll();
 
-        assertEquals(0, queue.wakeUps());
+        assertEquals(0, QueueKind.LAUNCH_QUEUE.stats(queue).wakeUps());
     }
 }

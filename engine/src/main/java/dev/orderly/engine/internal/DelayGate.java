@@ -1,7 +1,9 @@
 package dev.orderly.engine.internal;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import dev.orderly.api.EngineConfig;
 import dev.orderly.api.JobKey;
+import dev.orderly.engine.DialGate;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -63,6 +65,7 @@ final class DelayGate implements DialGate {
     }
 
     /** Waits, costing no CPU, until {@code until} on the gate's clock, or throws when interrupted. */
+    @GuardedBy("lock")
     private void awaitUntil(long until) throws InterruptedException {
         assert lock.isHeldByCurrentThread();
         long wait;

@@ -1,5 +1,6 @@
 package dev.orderly.engine.internal;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import dev.orderly.api.JobKey;
 import dev.orderly.api.Tier2Call;
 import java.util.Map;
@@ -105,10 +106,15 @@ final class RunningJobs {
         private final JobKey key;
         private final Thread thread;
         private final ReentrantLock lock = new ReentrantLock();
+        @GuardedBy("lock")
         private Tier2Call call;
+        @GuardedBy("lock")
         private boolean cancelled;
+        @GuardedBy("lock")
         private boolean withdrawn;
+        @GuardedBy("lock")
         private boolean dialing;
+        @GuardedBy("lock")
         private boolean ended;
         private boolean closing;
         private final Condition closed = lock.newCondition();

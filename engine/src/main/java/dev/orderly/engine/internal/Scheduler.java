@@ -1,5 +1,6 @@
 package dev.orderly.engine.internal;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import dev.orderly.api.JobKey;
 import dev.orderly.api.RequestPlan;
 import java.util.concurrent.locks.Condition;
@@ -50,13 +51,13 @@ final class Scheduler {
     // Its own lock, taken inside this one (never the other way round).
     private final JobPermits permits;
 
-    // guarded by lock
+    @GuardedBy("lock")
     private final UnitBoard board;
-    // guarded by lock
+    @GuardedBy("lock")
     private int alive;
-    // guarded by lock
+    @GuardedBy("lock")
     private boolean stopped;
-    // guarded by lock
+    @GuardedBy("lock")
     private boolean failed;
 
     /**
@@ -248,6 +249,7 @@ final class Scheduler {
         }
     }
 
+    @GuardedBy("lock")
     private long awaitForever() throws InterruptedException {
         assert lock.isHeldByCurrentThread();
         outputReady.await();
@@ -400,6 +402,7 @@ final class Scheduler {
      * After a change of the board or of {@code alive}: wakes the walker if its output is ready and the owner, which
      * may now launch, and checks the invariants.
      */
+    @GuardedBy("lock")
     private void changed() {
         assert lock.isHeldByCurrentThread();
         if (board.readingOutputDone()) {
@@ -410,6 +413,7 @@ final class Scheduler {
     }
 
     /** {@code 0 <= alive <= workers}, and the board's own invariants. Under the lock. */
+    @GuardedBy("lock")
     private boolean invariantsHold() {
         assert lock.isHeldByCurrentThread();
         return alive >= 0 && alive <= workers && board.invariantsHold();
@@ -427,6 +431,7 @@ final class Scheduler {
         }
     }
 
+    @GuardedBy("lock")
     private void requireReading(long segment) {
         assert lock.isHeldByCurrentThread();
         if (segment != board.reading()) {

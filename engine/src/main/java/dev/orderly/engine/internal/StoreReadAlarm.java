@@ -1,5 +1,6 @@
 package dev.orderly.engine.internal;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -24,11 +25,11 @@ final class StoreReadAlarm implements AutoCloseable {
     private final String name;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition closing = lock.newCondition();
-    // guarded by lock
+    @GuardedBy("lock")
     private boolean reading;
-    // guarded by lock
+    @GuardedBy("lock")
     private boolean fired;
-    // guarded by lock
+    @GuardedBy("lock")
     private boolean closed;
     // written and read by the walker only
     private Thread alarm;

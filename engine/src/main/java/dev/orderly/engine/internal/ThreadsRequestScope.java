@@ -1,5 +1,6 @@
 package dev.orderly.engine.internal;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -54,13 +55,13 @@ final class ThreadsRequestScope implements RequestScope {
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition allEnded = lock.newCondition();
 
-    // guarded by lock
+    @GuardedBy("lock")
     private final Set<Thread> running = new HashSet<>();
-    // guarded by lock
+    @GuardedBy("lock")
     private final Queue<Thread> ended = new ArrayDeque<>();
-    // guarded by lock
+    @GuardedBy("lock")
     private boolean cancelled;
-    // guarded by lock
+    @GuardedBy("lock")
     private Throwable firstFailure;
     // written once by the owner before its first fork; read by the owner only
     private Thread owner;

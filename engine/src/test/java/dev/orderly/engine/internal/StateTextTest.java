@@ -26,7 +26,7 @@ class StateTextTest {
     void theGatesNameTheirWindowAndDelays() {
         assertEquals("DelayGate[refusedDelay=100ms, failureDelay=5000ms]", new DelayGate(CONFIG).toString());
         assertEquals("LaunchQueue[window=2, refusedDelay=100ms, failureDelay=5000ms]",
-                new QueueGate(new LaunchQueue(10, CONFIG)).toString());
+                new LaunchQueue(10, CONFIG).toString());
     }
 
     @Test

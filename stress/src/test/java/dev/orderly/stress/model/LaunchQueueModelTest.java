@@ -176,7 +176,7 @@ class LaunchQueueModelTest {
             for (Call call : calls) {
                 states.add(call.state());
             }
-            return new Observed(queue.snapshot(), queue.dialingCount(), states);
+            return new Observed(queue.snapshot(), queue.stats().dialing(), states);
         }
 
         private void diverged(String what, Observed expected) {

@@ -22,6 +22,13 @@ import java.util.TreeMap;
  * queued (no bound at all), or when it sorts ahead of everything queued and a dial slot is free; otherwise it joins at
  * its place. Refused jobs may dial again at once (refusedDelay 0); failed jobs never within a schedule (failureDelay
  * one hour), so there are no timers in the model: every outcome follows from the order of operations alone.
+ *
+ * <p>The engine keeps the same rules, with no threads either, in its package-private {@code LaunchBook} (the book
+ * under the {@code LaunchQueue} monitor); {@code LaunchBookTest} in the engine's tests checks them one rule at a time.
+ * The two are meant to be read side by side: {@link #turn} is the book's {@code passes} and {@code turn},
+ * {@link #refused} and {@link #failed} its {@code requeue}, {@link #leave} its {@code leave}, {@link #interrupt} its
+ * {@code remove}, and {@code admit} the book's {@code wakeEligible} together with the woken threads' next turn.
+ * Change a rule in one, change it in the other.
  */
 final class QueueModel {
 

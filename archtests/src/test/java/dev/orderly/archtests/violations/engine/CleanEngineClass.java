@@ -1,5 +1,6 @@
 package dev.orderly.archtests.violations.engine;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import dev.orderly.archtests.violations.api.CleanApiRecord;
 import dev.orderly.archtests.violations.engine.internal.InternalDetail;
 import java.util.concurrent.CompletableFuture;
@@ -13,14 +14,15 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Good: what the engine is meant to look like. It waits on a {@link Condition}, runs on virtual threads, logs through
- * SLF4J, and uses the api and its own internals. Every restricted rule must pass on it.
+ * SLF4J, uses the api and its own internals, and marks its guarded field {@code @GuardedBy}. Every restricted rule must
+ * pass on it.
  */
 public final class CleanEngineClass {
     private static final Logger LOG = LoggerFactory.getLogger(CleanEngineClass.class);
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
-    // guarded by lock
+    @GuardedBy("lock")
     private boolean ready;
 
     public void awaitReady(long nanos) throws InterruptedException {

@@ -1,0 +1,184 @@
+package dev.orderly.engine.internal;
+
+import dev.orderly.api.EngineConfig;
+import dev.orderly.api.JobKey;
+import dev.orderly.api.Request;
+import dev.orderly.api.RequestFailedException;
+import dev.orderly.api.RequestListener;
+import dev.orderly.api.RequestPlan;
+import dev.orderly.api.RequestResult;
+import dev.orderly.engine.DialGate;
+import dev.orderly.engine.LaunchQueue;
+import dev.orderly.engine.internal.jfr.JfrListener;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One request's parts, wired once, and its run: the scheduler over its board, the dial gate (the launch queue, or
+ * the unordered baseline's per-job delay), the running jobs, the job runner, the output walker, the listener chain,
+ * the counters, the deadline and the request scope. {@link #run} runs the scope, logs one summary line, tells the
+ * listener how the request ended, and returns the result or throws; {@link #job} is one job's life inside it, from
+ * its start in {@link RunningJobs} to its report to the {@link Scheduler}.
+ *
+ * <p>Used once, by the thread that called {@code Engine.run} (the request's owner); the parts it holds are each
+ * thread-safe as their own classes say, which is what the request's job threads rely on.
+ */
+final class RequestRun {
+
+    // The request's lines keep the engine's logger name: log configurations and tests name OrderlyEngine.
+    private static final Logger LOG = LoggerFactory.getLogger(OrderlyEngine.class);
+
+    private final String id;
+    private final RequestPlan plan;
+    private final long lookahead;
+    private final RequestCounters counters = new RequestCounters();
+    private final SafeListener safe;
+    private final RequestListener listener;
+    private final JobPermits permits;
+    private final Scheduler scheduler;
+    private final DialGate gate;
+    private final RunningJobs running = new RunningJobs();
+    private final JobRunner runner;
+    private final OutputWalker walker;
+    private final RequestScope scope;
+
+    /**
+     * Wires the parts of {@code request}; starts nothing.
+     *
+     * @param scopes the request scopes of this JVM
+     * @param threadObserver told of every thread the scope creates, before it starts (a test hook)
+     * @param permits this request's share of the engine-wide job cap; closed when {@link #run} ends
+     */
+    RequestRun(Request request, EngineConfig config, RequestScope.Factory scopes, Consumer<Thread> threadObserver,
+            JobPermits permits) {
+        this.id = request.id();
+        this.plan = request.plan();
+        Deadline deadline = Deadline.after(request.deadline());
+        this.safe = new SafeListener(request.listener());
+        // JFR events are derived from the listener events, so the launch queue's paths carry no JFR code.
+        this.listener = new JfrListener(id, safe);
+        this.lookahead = Scheduler.lookahead(config.lookaheadFactor(), plan.workers());
+        this.permits = permits;
+        this.scheduler = new Scheduler(plan, lookahead, request.resume(), permits);
+        this.gate = config.ordered()
+                ? new LaunchQueue(plan.workers(), config, listener::onQueued)
+                : new DelayGate(config);
+        StallWatch stall = new StallWatch(id, config.stallWarning());
+        // A job asks before every dial: past the deadline the request is as good as stopped, even while the walker
+        // still waits for a busy client to return and notice.
+        this.runner = new JobRunner(id, request.tier2(), gate, config, counters, listener,
+                key -> deadline.remainingNanos() > 0 && scheduler.isNeeded(key), stall, scheduler::reading);
+        this.walker = new OutputWalker(id, plan, request.outputs(), request.client(), scheduler, counters, listener,
+                deadline, request.resume(), running::withdrawHighestWaiting, stall::last);
+        this.scope = scopes.open(id, scheduler, threadObserver);
+    }
+
+    /** Runs the request to its end; returns when every segment was delivered and every thread of it has ended. */
+    RequestResult run() throws RequestFailedException, InterruptedException {
+        LOG.debug("request {} starts: segments [{}, {}), {} stage(s), {} worker(s), look-ahead {}, {}", id,
+                plan.startSegment(), plan.endSegment(), plan.stages(), plan.workers(), lookahead, gate);
+        try {
+            return runScoped();
+        } finally {
+            // Every thread of the request has ended: its share of the engine-wide cap is the others'.
+            permits.close();
+            safe.logFailuresAfterTheFirst(id);
+        }
+    }
+
+    private RequestResult runScoped() throws RequestFailedException, InterruptedException {
+        Optional<Throwable> failure;
+        try {
+            failure = scope.run(() -> {
+                walker.run();
+                return null;
+            }, this::job);
+        } catch (InterruptedException e) {
+            RequestResult partial = counters.resultSoFar();
+            LOG.info("request {} cancelled by interrupt: {}", id, summary(partial, counters));
+            // run's signature allows only InterruptedException here; the figures so far ride along as suppressed.
+            e.addSuppressed(new RequestFailedException("request " + id + " cancelled by interrupt after "
+                    + partial.segmentsDelivered() + " of " + plan.segmentCount() + " segments delivered", null)
+                    .withPartialResult(partial));
+            listener.onRequestCancelled(partial);
+            throw e;
+        }
+        if (failure.isPresent() && failure.get() instanceof VirtualMachineError e) {
+            // Every thread of the request has ended (the scope cancelled them); the VM's own error goes up unchanged.
+            LOG.error("request {} stopped by {}", id, e.toString());
+            throw e;
+        }
+        if (failure.isPresent()) {
+            // One snapshot, taken once: the listener and the caller get equal figures.
+            RequestResult partial = counters.resultSoFar();
+            RequestFailedException failed = asRequestFailure(failure.get()).withPartialResult(partial);
+            LOG.info("request {} failed: {}; {}", id, failed.getMessage(), summary(partial, counters));
+            listener.onRequestFailed(partial, failed);
+            throw failed;
+        }
+        RequestResult result = counters.result();
+        LOG.info("request {} done: {}", id, summary(result, counters));
+        listener.onRequestDone(result);
+        return result;
+    }
+
+    /**
+     * One job's life, run on its own thread by the scope: registered in {@link RunningJobs}, run on the retry path,
+     * reported to the scheduler exactly once however it ends, and, when it succeeded, the jobs of the stages under it
+     * in its segment cancelled.
+     */
+    private Callable<Void> job(Launch launch) {
+        return () -> {
+            JobKey key = launch.key();
+            UnitCounts.Tally tally = new UnitCounts.Tally(launch.prior());
+            JobRunner.Outcome outcome = null;
+            RunningJobs.Handle handle = running.start(key);
+            try {
+                outcome = runner.run(key, tally, handle);
+            } catch (VirtualMachineError e) {
+                // Nothing can be trusted after it: it propagates as itself, once the scope has cancelled the rest.
+                throw e;
+            } catch (Error e) {
+                // An Error from the tier2 client or the store is still this unit's failure: keep the unit.
+                throw new RequestFailedException(key, key + " failed with " + e + " on attempt " + tally.dials
+                        + ", giving up", e);
+            } finally {
+                running.end(handle);
+                if (outcome == null) {
+                    // This job fails the request (or it was cancelled): the worker it frees must not go to another
+                    // unit in the moment before the scope learns of the failure and cancels the request.
+                    scheduler.jobFailed();
+                } else if (outcome == JobRunner.Outcome.WITHDRAWN) {
+                    scheduler.jobWithdrawn(key);
+                } else {
+                    scheduler.jobEnded(key, outcome == JobRunner.Outcome.DONE, tally.counts());
+                }
+            }
+            if (outcome == JobRunner.Outcome.DONE) {
+                // The board now has the stages under this one DONE: their jobs, if any, are cancelled.
+                running.cancelCoveredBy(key);
+            }
+            return null;
+        };
+    }
+
+    private RequestFailedException asRequestFailure(Throwable failure) {
+        if (failure instanceof RequestFailedException e) {
+            return e;
+        }
+        return new RequestFailedException("request " + id + " failed: " + failure, failure);
+    }
+
+    private static String summary(RequestResult r, RequestCounters counters) {
+        long stored = counters.foundInStore();
+        return r.segmentsDelivered() + " segment(s) delivered" + (stored > 0 ? " (" + stored + " found in the store)"
+                : "") + " in " + r.elapsed().toMillis() + " ms ("
+                + r.firstSegment().map(first -> "first after " + first.toMillis() + " ms").orElse("none delivered")
+                + "), " + r.dials() + " dial(s), " + r.admissions()
+                + " admission(s), " + r.refusals() + " refusal(s), " + r.failures() + " failure(s), "
+                + r.executionTimeouts() + " execution timeout(s), " + r.reruns() + " re-run(s)";
+    }
+}
