@@ -15,6 +15,11 @@ import org.junit.jupiter.api.Timeout;
  * Withdrawing a job so that the re-run of the client's segment gets its worker, driven from the test's own thread
  * (every handle runs "on" it, so an interrupt meant for any job lands here): which job gives its worker up, when it
  * is interrupted for it, and what it may do afterwards.
+ *
+ * <p>Equivalent mutants, not tested: in {@code Handle.dialing} and {@code Handle.withdraw}, a {@code return false}
+ * "replaced with false" and a {@code return true} "replaced with true" (javac's copies of the {@code finally} block
+ * make the mutator see a returned variable where the source has a constant); in {@code withdrawHighestWaiting},
+ * {@code compareTo(..) > 0} as {@code >= 0}: two handles never have equal keys (one running job per unit).
  */
 @Timeout(value = 10, unit = TimeUnit.SECONDS)
 class RunningJobsWithdrawalTest {

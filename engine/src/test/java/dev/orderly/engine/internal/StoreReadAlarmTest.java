@@ -25,6 +25,10 @@ import org.junit.jupiter.api.Timeout;
  * {@link StoreReadAlarm} driven by a walker thread of the test's own: the deadline interrupts a read in progress and
  * only a read, the walker keeps any other interrupt, and {@code close()} outlasts its alarm thread even when the walker
  * is interrupted meanwhile.
+ *
+ * <p>Equivalent mutant, not tested: {@code remaining > 0} as {@code remaining >= 0} in the alarm's wait loop. With
+ * exactly nothing left, the mutant waits once more for {@code awaitNanos(0)}, which returns at once with a value
+ * {@code <= 0}, and rings the same way.
  */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class StoreReadAlarmTest {
