@@ -64,6 +64,18 @@ class StallWatchTest {
     }
 
     @Test
+    void aWarningTooLongForTheNanoClockNeverWarns() {
+        // 10^6 years do not fit a long of nanoseconds: as good as no warning, not a warning at once.
+        StallWatch never = new StallWatch("r-8", Duration.ofDays(365L * 1_000_000), clock::get);
+        LogCapture.start();
+        clock.addAndGet(TimeUnit.DAYS.toNanos(365L * 100));
+        never.heard(REFUSED, 1);
+
+        assertEquals(List.of(), warns());
+        assertSame(REFUSED, never.last());
+    }
+
+    @Test
     void nothingHeardIsNoCause() {
         assertNull(watch.last());
     }

@@ -1,0 +1,78 @@
+package dev.orderly.engine.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.orderly.api.JobKey;
+import dev.orderly.api.RequestPlan;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The scheduler at the client's segment, driven from one thread with no call that blocks: what a re-run asks of the
+ * caller, how many jobs of the segment succeeded, and how the walker names a segment that is ready.
+ */
+@Timeout(value = 20, unit = TimeUnit.SECONDS)
+class SchedulerRerunTest {
+
+    /** 10 segments of 2 stages, 2 workers, a look-ahead of 4 segments. */
+    private static final RequestPlan PLAN = new RequestPlan(0, 10, 2, 2);
+    /** What a job that dialed once and succeeded reports; its counts are the unit's so far, a re-run's included. */
+    private static final UnitCounts ONE_DIAL = new UnitCounts(1, 0, 0, 1);
+
+    private static Scheduler withSegmentZeroDone() throws InterruptedException {
+        Scheduler scheduler = new Scheduler(PLAN, 4);
+        Launch first = scheduler.awaitNextJob();
+        assertEquals(new JobKey(0, 1), first.key());
+        scheduler.jobEnded(first.key(), true, ONE_DIAL);
+        return scheduler;
+    }
+
+    @Test
+    void aRerunWithAWorkerFreeAsksForNoWithdrawal() throws Exception {
+        Scheduler scheduler = withSegmentZeroDone();
+        scheduler.awaitNextJob(); // one of the two workers busy
+
+        assertFalse(scheduler.rerun(0), "a worker is free for the re-run");
+    }
+
+    @Test
+    void aRerunWithEveryWorkerTakenAsksForAWithdrawal() throws Exception {
+        Scheduler scheduler = withSegmentZeroDone();
+        scheduler.awaitNextJob();
+        scheduler.awaitNextJob();
+        assertEquals(2, scheduler.alive());
+
+        assertTrue(scheduler.rerun(0), "every worker is taken: a job must give its worker up");
+    }
+
+    @Test
+    void theSuccessfulJobsOfTheClientsSegmentCountItsReRuns() throws Exception {
+        Scheduler scheduler = withSegmentZeroDone();
+        assertEquals(1, scheduler.successfulJobsOf(0));
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> scheduler.successfulJobsOf(1));
+        assertEquals("the client reads segment 0, not 1", e.getMessage());
+
+        scheduler.rerun(0);
+        Launch again = scheduler.awaitNextJob();
+        assertEquals(new JobKey(0, 1), again.key());
+        scheduler.jobEnded(again.key(), true, new UnitCounts(2, 0, 0, 2));
+        assertEquals(2, scheduler.successfulJobsOf(0));
+    }
+
+    @Test
+    void aReadySegmentIsNamedReadyNotWaitingForAStage() throws Exception {
+        Scheduler scheduler = withSegmentZeroDone();
+        assertEquals("segment 0 ready, not yet handed to the client", scheduler.waitingFor());
+
+        scheduler.delivered(0);
+        assertEquals("segment 1 waiting for stage 0", scheduler.waitingFor());
+        Launch next = scheduler.awaitNextJob();
+        assertEquals(new JobKey(1, 1), next.key());
+        scheduler.jobEnded(next.key(), true, ONE_DIAL);
+        assertEquals("segment 1 ready, the client still on segment 0", scheduler.waitingFor());
+    }
+}
