@@ -344,4 +344,13 @@ class LaunchBookTest {
             lock.unlock();
         }
     }
+
+    @Test
+    void aJobAheadOfTheQueueDialsAtOnceOnlyWhileADialSlotIsFree() {
+        queuedReady(key(9));
+        assertTrue(book.passes(key(0)), "ahead of every queued job, a slot free: it dials without joining");
+        assertTrue(book.passes(key(1)));
+        assertFalse(book.passes(key(2)), "both dial slots are taken: it must join, even ahead of the queue");
+        assertEquals(List.of(key(9)), book.order());
+    }
 }

@@ -416,6 +416,9 @@ class LaunchQueueTest {
         awaitParked(queue, six);
         assertEquals(1, queue.stats().wakeUps(), "one slot freed, so one thread woken");
         assertEquals(0, queue.wakeUpsOutsideWindow());
+        @SuppressWarnings("removal")
+        long wakeUps = queue.wakeUps();
+        assertEquals(1, wakeUps, "the deprecated figure reads the same count");
     }
 
     @Test
