@@ -1,30 +1,8 @@
 package dev.orderly.engine.regressions;
 
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import dev.orderly.api.EngineConfig;
-import dev.orderly.api.Job;
-import dev.orderly.api.OutputStore;
-import dev.orderly.api.Request;
 import dev.orderly.api.RequestPlan;
-import dev.orderly.api.RequestResult;
-import dev.orderly.api.Tier2Call;
-import dev.orderly.api.Tier2Client;
-import dev.orderly.api.Tier2Exception;
-import dev.orderly.engine.Background;
 import dev.orderly.engine.Fixtures;
-import dev.orderly.engine.InMemoryOutputStore;
-import dev.orderly.engine.Orderly;
-import dev.orderly.engine.RecordingClient;
-import dev.orderly.testing.ScriptedTier2;
-import java.time.Duration;
-import java.util.List;
-import java.util.Optional;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -47,63 +25,7 @@ class TheClientsReRunNeverWaitsForAPermitTest {
     @ParameterizedTest(name = "ordered={0}")
     @ValueSource(booleans = {true, false})
     void theHighestQueuedJobGivesItsPermitUpToTheReRun(boolean ordered) throws Throwable {
-        RequestPlan plan = new RequestPlan(0, 4, 1, 8);
-        InMemoryOutputStore written = new InMemoryOutputStore();
-        CountDownLatch release = new CountDownLatch(1);
-        CountDownLatch segment3Dialed = new CountDownLatch(1);
-        List<Job> dials = new CopyOnWriteArrayList<>();
-        Tier2Client tier2 = job -> {
-            dials.add(job);
-            long segment = job.key().segment();
-            if (segment == 3) {
-                segment3Dialed.countDown();
-                if (release.getCount() > 0) {
-                    throw Tier2Exception.refused("at capacity");
-                }
-            }
-            return new Tier2Call() {
-                @Override
-                public void await() throws InterruptedException {
-                    if (segment == 1 || segment == 2) {
-                        release.await();
-                    }
-                    if (segment != 0 || job.attempt() > 1) {
-                        written.write(segment, ScriptedTier2.outputOf(segment));
-                    }
-                }
-            };
-        };
-        // The walker finds segment 0 missing only once segment 3 holds the last permit.
-        OutputStore store = new OutputStore() {
-            private boolean first = true;
-
-            @Override
-            public Optional<byte[]> read(long segment) throws java.io.IOException {
-                if (segment == 0 && first) {
-                    first = false;
-                    try {
-                        assertTrue(segment3Dialed.await(10, TimeUnit.SECONDS), "segment 3 never dialed");
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                        throw new java.io.InterruptedIOException();
-                    }
-                }
-                return written.read(segment);
-            }
-        };
-        RecordingClient client = new RecordingClient();
-        Background run = new Background(Orderly.engine(config(ordered)), Request.of(plan, tier2, store, client));
-        try {
-            // The re-run dials, succeeds and reaches the client while segments 1 and 2 still hold their permits.
-            await().atMost(Duration.ofSeconds(10)).until(
-                    () -> dials.stream().anyMatch(j -> j.key().segment() == 0 && j.attempt() > 1));
-            await().atMost(Duration.ofSeconds(10)).until(() -> client.segments().equals(List.of(0L)));
-            assertFalse(run.isDone());
-        } finally {
-            release.countDown();
-        }
-        RequestResult result = run.get(10);
-        assertEquals(Fixtures.range(0, 4), client.segments());
-        assertEquals(1, result.reruns());
+        TheClientsReRunNeverWaitsForAWorkerTest.reRunOvertakesTheRefusedSegment3(config(ordered),
+                new RequestPlan(0, 4, 1, 8));
     }
 }

@@ -46,7 +46,15 @@ class TheClientsReRunNeverWaitsForAWorkerTest {
     @ParameterizedTest(name = "ordered={0}")
     @ValueSource(booleans = {true, false})
     void theHighestQueuedJobGivesItsWorkerUpToTheReRun(boolean ordered) throws Throwable {
-        RequestPlan plan = new RequestPlan(0, 4, 1, 3);
+        reRunOvertakesTheRefusedSegment3(config(ordered), new RequestPlan(0, 4, 1, 3));
+    }
+
+    /**
+     * Segments 0..3 of {@code plan}, one stage, run under {@code config} with exactly three jobs' room (the plan's
+     * workers or the engine's cap): segment 0's output is missing the first time, segments 1 and 2 hold their room
+     * until the re-run of segment 0 has reached the client, and segment 3 is refused until then.
+     */
+    static void reRunOvertakesTheRefusedSegment3(EngineConfig config, RequestPlan plan) throws Throwable {
         InMemoryOutputStore written = new InMemoryOutputStore();
         CountDownLatch release = new CountDownLatch(1);
         CountDownLatch segment3Dialed = new CountDownLatch(1);
@@ -72,7 +80,7 @@ class TheClientsReRunNeverWaitsForAWorkerTest {
                 }
             };
         };
-        // The walker finds segment 0 missing only once segment 3 holds the last worker.
+        // The walker finds segment 0 missing only once segment 3 holds the last room (worker or permit).
         OutputStore store = new OutputStore() {
             private boolean first = true;
 
@@ -91,9 +99,9 @@ class TheClientsReRunNeverWaitsForAWorkerTest {
             }
         };
         RecordingClient client = new RecordingClient();
-        Background run = new Background(Orderly.engine(config(ordered)), Request.of(plan, tier2, store, client));
+        Background run = new Background(Orderly.engine(config), Request.of(plan, tier2, store, client));
         try {
-            // The re-run dials, succeeds and reaches the client while segments 1 and 2 still hold their workers.
+            // The re-run dials, succeeds and reaches the client while segments 1 and 2 still hold their room.
             await().atMost(Duration.ofSeconds(10)).until(
                     () -> dials.stream().anyMatch(j -> j.key().segment() == 0 && j.attempt() > 1));
             await().atMost(Duration.ofSeconds(10)).until(() -> client.segments().equals(List.of(0L)));
