@@ -37,9 +37,14 @@ public final class OrderlyEngine implements Engine {
      * @throws IllegalStateException if it forces a request scope this JVM can not load (see {@link RequestScopes})
      */
     public OrderlyEngine(EngineConfig config, Consumer<Thread> threadObserver) {
+        this(config, threadObserver, RequestScopes.chosen().factory());
+    }
+
+    /** An engine whose requests open their scopes from {@code scopes} (a test seam: a scope that can not open). */
+    OrderlyEngine(EngineConfig config, Consumer<Thread> threadObserver, RequestScope.Factory scopes) {
         this.config = Objects.requireNonNull(config, "config");
         this.threadObserver = Objects.requireNonNull(threadObserver, "threadObserver");
-        this.scopes = RequestScopes.chosen().factory();
+        this.scopes = Objects.requireNonNull(scopes, "scopes");
         this.jobCap = config.maxConcurrentJobs() == EngineConfig.UNLIMITED_JOBS ? null
                 : new EngineJobCap(config.maxConcurrentJobs());
     }
