@@ -75,6 +75,7 @@ class EngineJobCapWakeUpTest {
         JobPermits a = join(cap, "a");
         assertEquals("engine-wide job cap of 2", a.toString());
         assertEquals("no engine-wide job cap", JobPermits.UNLIMITED.toString());
+        assertFalse(JobPermits.UNLIMITED.wouldWait(), "no cap: nothing ever waits");
         assertFalse(a.wouldWait(), "a permit is free");
         assertTrue(a.take());
         assertEquals(1, cap.alive());
@@ -137,6 +138,52 @@ class EngineJobCapWakeUpTest {
         await().atMost(BOUND).until(lateOwner.ended()::isDone);
         assertNull(lateOwner.ended().join());
         assertTrue(late.take());
+    }
+
+    @Test
+    void keepingAPermitForTheReRunEndsTheOwnersOwnWait() {
+        EngineJobCap cap = new EngineJobCap(2);
+        JobPermits rerun = join(cap, "rerun");
+        JobPermits other = join(cap, "other");
+        assertTrue(rerun.take());
+        assertTrue(other.take());
+        assertFalse(rerun.take());
+        Owner owner = awaiting(rerun, "rerun-owner");
+        rerun.keep();
+        await().atMost(BOUND).until(owner.ended()::isDone);
+        assertNull(owner.ended().join());
+        assertTrue(rerun.take(), "the kept permit is the re-run's");
+    }
+
+    @Test
+    void closingEndsTheOwnersOwnWait() {
+        EngineJobCap cap = new EngineJobCap(1);
+        JobPermits holder = join(cap, "holder");
+        JobPermits stopped = join(cap, "stopped");
+        assertTrue(holder.take());
+        assertFalse(stopped.take());
+        Owner owner = awaiting(stopped, "stopped-owner");
+        stopped.close();
+        await().atMost(BOUND).until(owner.ended()::isDone);
+        assertNull(owner.ended().join());
+        assertFalse(stopped.take(), "closed");
+    }
+
+    @Test
+    void closingARequestWithAHandedPermitWakesTheOwnerItGoesOnTo() {
+        EngineJobCap cap = new EngineJobCap(1);
+        JobPermits holder = join(cap, "holder");
+        JobPermits stopped = join(cap, "stopped");
+        JobPermits next = join(cap, "next");
+        assertTrue(holder.take());
+        assertFalse(stopped.take());
+        assertFalse(next.take());
+        Owner nextOwner = awaiting(next, "next-owner");
+        holder.release();
+        stopped.close();
+        await().atMost(BOUND).until(nextOwner.ended()::isDone);
+        assertNull(nextOwner.ended().join());
+        assertTrue(next.take(), "the permit stopped did not use was handed to next");
     }
 
     /**

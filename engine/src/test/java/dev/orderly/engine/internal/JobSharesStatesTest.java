@@ -194,6 +194,21 @@ class JobSharesStatesTest {
     }
 
     @Test
+    void closingASeatWithAHandedPermitPassesItOnToTheNextWaiter() {
+        JobShares shares = new JobShares(1, null);
+        JobShares.Seat holder = shares.join("holder");
+        JobShares.Seat stopped = shares.join("stopped");
+        JobShares.Seat next = shares.join("next");
+        assertTrue(shares.take(holder));
+        assertFalse(shares.take(stopped));
+        assertFalse(shares.take(next));
+        assertSame(stopped, shares.release(holder));
+        assertSame(next, shares.close(stopped), "stopped never used it: next gets it");
+        assertEquals(Map.of("holder", new JobShares.Share(0, false), "next", new JobShares.Share(1, false)),
+                shares.shares(), "stopped holds nothing and left");
+    }
+
+    @Test
     void everyCallChecksThatItsCallerHoldsTheGuard() {
         ReentrantLock guard = new ReentrantLock();
         JobShares shares = new JobShares(1, guard);
