@@ -1,6 +1,7 @@
 package dev.orderly.engine;
 
 import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -355,6 +356,10 @@ class LaunchQueueTest {
         assertThrows(InterruptedException.class, () -> queue.awaitTurn(key(2, 0)));
         assertFalse(Thread.interrupted(), "the interrupt is reported by the exception, not left set");
         assertEquals(List.of(key(1, 0)), queue.snapshot());
+        // The no-queue path reads the queue with its invariants checked (-ea): the count of queued jobs that
+        // slotFreed reads without the lock must have lost the interrupted job too.
+        assertDoesNotThrow(() -> queue.awaitTurn(key(0, 0)), "a job ahead of everything queued dials at once");
+        assertEquals(1, queue.stats().queued());
     }
 
     @Test
