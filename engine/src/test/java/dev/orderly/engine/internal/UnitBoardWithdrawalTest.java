@@ -83,4 +83,16 @@ class UnitBoardWithdrawalTest {
         assertTrue(board.windowInvariantsHold(), board.toString());
         assertEquals(new JobKey(2, 1), board.next(), "(1, 0) is covered by (1, 1): not handed out again");
     }
+
+    @Test
+    void aWithdrawalFromJustPastTheWindowLeavesTheWindowAlone() {
+        // A look-ahead of 4: segment 4 is the first past the window, and shares its slot in the ring with segment 0.
+        UnitBoard board = new UnitBoard(new RequestPlan(0, 10, 1, 3), 4);
+        assertEquals(new JobKey(0, 0), launch(board));
+
+        board.withdrawn(new JobKey(4, 0));
+
+        assertTrue(board.windowInvariantsHold(), board.toString());
+        assertEquals(new JobKey(1, 0), board.next(), "segment 0's job still runs: " + board);
+    }
 }
