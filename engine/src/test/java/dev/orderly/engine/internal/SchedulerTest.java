@@ -33,7 +33,8 @@ class SchedulerTest {
     private static final RequestPlan PLAN = new RequestPlan(0, 10, 2, 2);
     private static final long LOOKAHEAD = 4;
 
-    private static <T> CompletableFuture<T> inBackground(Callable<T> call) {
+    /** Runs {@code call} on a virtual thread of its own (also used by the other scheduler tests). */
+    static <T> CompletableFuture<T> inBackground(Callable<T> call) {
         CompletableFuture<T> result = new CompletableFuture<>();
         Thread.ofVirtual().name("scheduler-test-caller").start(() -> {
             try {

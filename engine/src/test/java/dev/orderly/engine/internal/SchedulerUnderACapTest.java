@@ -9,7 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.orderly.api.JobKey;
 import dev.orderly.api.RequestPlan;
 import java.time.Duration;
-import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -31,17 +30,6 @@ class SchedulerUnderACapTest {
     private static final RequestPlan TEN_SEGMENTS = new RequestPlan(0, 10, 2, 2);
     private static final UnitCounts ONE_DIAL = new UnitCounts(1, 0, 0, 1);
 
-    private static <T> CompletableFuture<T> inBackground(Callable<T> call) {
-        CompletableFuture<T> result = new CompletableFuture<>();
-        Thread.ofVirtual().name("scheduler-cap-test-owner").start(() -> {
-            try {
-                result.complete(call.call());
-            } catch (Throwable t) {
-                result.completeExceptionally(t);
-            }
-        });
-        return result;
-    }
 
     private static <T> T result(CompletableFuture<T> call, String what) throws Exception {
         try {
@@ -87,7 +75,7 @@ class SchedulerUnderACapTest {
         Scheduler other = new Scheduler(TEN_SEGMENTS, 4, false, cap.join("other"));
         assertEquals(new JobKey(0, 1), other.awaitNextJob().key());
         Scheduler scheduler = new Scheduler(TEN_SEGMENTS, 4, false, cap.join("a"));
-        CompletableFuture<Launch> owner = inBackground(scheduler::awaitNextJob);
+        CompletableFuture<Launch> owner = SchedulerTest.inBackground(scheduler::awaitNextJob);
         await().atMost(Duration.ofSeconds(5)).until(() -> cap.waiting() == 1);
 
         scheduler.stop();
@@ -118,7 +106,7 @@ class SchedulerUnderACapTest {
         Scheduler scheduler = new Scheduler(TEN_SEGMENTS, 4, false, cap.join("a"));
         Launch first = scheduler.awaitNextJob();
         Scheduler other = new Scheduler(TEN_SEGMENTS, 4, false, cap.join("other"));
-        CompletableFuture<Launch> otherOwner = inBackground(other::awaitNextJob);
+        CompletableFuture<Launch> otherOwner = SchedulerTest.inBackground(other::awaitNextJob);
         await().atMost(Duration.ofSeconds(5)).until(() -> cap.waiting() == 1);
         scheduler.jobEnded(first.key(), true, ONE_DIAL);
         assertEquals(new JobKey(0, 1), result(otherOwner, "the other request's awaitNextJob").key());
@@ -155,7 +143,7 @@ class SchedulerUnderACapTest {
         EngineJobCap cap = new EngineJobCap(2);
         Scheduler scheduler = withAPermitKeptAndNothingToLaunch(cap);
 
-        CompletableFuture<Launch> owner = inBackground(scheduler::awaitNextJob);
+        CompletableFuture<Launch> owner = SchedulerTest.inBackground(scheduler::awaitNextJob);
 
         await().atMost(Duration.ofSeconds(5)).until(() -> cap.alive() == 0);
         assertFalse(owner.isDone(), "nothing to launch yet: the owner waits");
