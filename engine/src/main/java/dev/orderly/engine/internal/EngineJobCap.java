@@ -1,5 +1,6 @@
 package dev.orderly.engine.internal;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import java.util.Map;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -27,7 +28,7 @@ import java.util.concurrent.locks.ReentrantLock;
 final class EngineJobCap {
 
     private final ReentrantLock lock = new ReentrantLock();
-    // guarded by lock
+    @GuardedBy("lock")
     private final JobShares shares;
 
     /** A cap of {@code limit} alive jobs, {@code >= 1}. */
@@ -47,7 +48,12 @@ final class EngineJobCap {
 
     /** The cap. */
     int limit() {
-        return shares.limit();
+        lock.lock();
+        try {
+            return shares.limit();
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** Diagnostic: the jobs alive now across every request of the engine (permits held), never more than the cap. */
@@ -193,7 +199,7 @@ final class EngineJobCap {
 
         @Override
         public String toString() {
-            return "engine-wide job cap of " + shares.limit();
+            return "engine-wide job cap of " + limit();
         }
     }
 }

@@ -116,6 +116,7 @@ final class RunningJobs {
         private boolean dialing;
         @GuardedBy("lock")
         private boolean ended;
+        @GuardedBy("lock")
         private boolean closing;
         private final Condition closed = lock.newCondition();
 
