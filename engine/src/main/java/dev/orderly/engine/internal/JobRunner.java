@@ -119,6 +119,7 @@ final class JobRunner {
         MDC.put("request", requestId);
         MDC.put("segment", Long.toString(key.segment()));
         MDC.put("stage", Integer.toString(key.stage()));
+        boolean done = false;
         try {
             while (true) {
                 Step step;
@@ -133,6 +134,7 @@ final class JobRunner {
                 }
                 switch (step) {
                     case DONE -> {
+                        done = true;
                         return Outcome.DONE;
                     }
                     case ABANDON, WITHDRAW -> {
@@ -151,7 +153,10 @@ final class JobRunner {
                 }
             }
         } finally {
-            gate.leave(key);
+            if (!done) {
+                // A done job left the gate when the tier2 took it, and has not dialed since: no second lock round trip.
+                gate.leave(key);
+            }
             MDC.remove("request");
             MDC.remove("segment");
             MDC.remove("stage");

@@ -95,7 +95,8 @@ final class RunningJobs {
      * One running job: its thread and, while it waits on a tier2, its call. The call is closed exactly once, by
      * whichever comes first: the job when it is done with it, or {@link #cancel()}.
      *
-     * <p>Guarded by {@code lock}: {@code call}, {@code cancelled}, {@code withdrawn}, {@code dialing}, {@code ended},
+     * <p>Guarded by {@code lock}: {@code call}, {@code dialing}, {@code ended}, the writes of {@code cancelled} and
+     * {@code withdrawn} (volatile, so read without it),
      * {@code closing} (true while {@link #cancel()} closes the call outside the lock; {@code closed} is signalled
      * when it turns false, and only the job's own thread, in {@link #end()}, waits on it).
      * Once {@code cancelled} or {@code withdrawn}, the job attaches no call and starts no dial; a job is withdrawn only
@@ -108,10 +109,10 @@ final class RunningJobs {
         private final ReentrantLock lock = new ReentrantLock();
         @GuardedBy("lock")
         private Tier2Call call;
-        @GuardedBy("lock")
-        private boolean cancelled;
-        @GuardedBy("lock")
-        private boolean withdrawn;
+        // Written under lock, and only ever from false to true; volatile so that the job's own checks, made at every
+        // step of every dial, read them without it (one read gives what a lock round trip would: the value at a moment).
+        private volatile boolean cancelled;
+        private volatile boolean withdrawn;
         @GuardedBy("lock")
         private boolean dialing;
         @GuardedBy("lock")
@@ -163,12 +164,7 @@ final class RunningJobs {
 
         /** True once the job was withdrawn to give its worker up. */
         boolean withdrawn() {
-            lock.lock();
-            try {
-                return withdrawn;
-            } finally {
-                lock.unlock();
-            }
+            return withdrawn;
         }
 
         private boolean mayBeWithdrawn() {
@@ -224,12 +220,7 @@ final class RunningJobs {
 
         /** True once the job was cancelled because its unit is no longer needed. */
         boolean cancelled() {
-            lock.lock();
-            try {
-                return cancelled;
-            } finally {
-                lock.unlock();
-            }
+            return cancelled;
         }
 
         private void end() {

@@ -59,6 +59,9 @@ final class Scheduler {
     private boolean stopped;
     @GuardedBy("lock")
     private boolean failed;
+    // board.reading(), written under the lock with each delivery and read without it by reading(): a job asks at every
+    // dial, and one volatile read is what a lock round trip would give it (the value at one moment)
+    private volatile long reading;
 
     /**
      * @param plan the request's segments, stages and workers
@@ -85,6 +88,7 @@ final class Scheduler {
         this.startSegment = plan.startSegment();
         this.stages = plan.stages();
         this.board = new UnitBoard(plan, lookahead, resume, lock);
+        this.reading = plan.startSegment();
     }
 
     /** With resume, the next segment of the look-ahead window to look up in the store, or -1 if none. */
@@ -267,13 +271,13 @@ final class Scheduler {
             if (board.finished()) {
                 return "every segment delivered";
             }
-            long reading = board.reading();
-            int stage = board.lowestStageNotDone(reading);
+            long client = board.reading();
+            int stage = board.lowestStageNotDone(client);
             if (stage >= stages) {
-                return "segment " + reading + " ready, " + (reading > startSegment
-                        ? "the client still on segment " + (reading - 1) : "not yet handed to the client");
+                return "segment " + client + " ready, " + (client > startSegment
+                        ? "the client still on segment " + (client - 1) : "not yet handed to the client");
             }
-            return "segment " + reading + " waiting for stage " + stage;
+            return "segment " + client + " waiting for stage " + stage;
         } finally {
             lock.unlock();
         }
@@ -299,6 +303,7 @@ final class Scheduler {
         try {
             requireReading(segment);
             board.delivered();
+            reading = board.reading();
             changed();
         } finally {
             lock.unlock();
@@ -370,12 +375,7 @@ final class Scheduler {
 
     /** The segment the client waits for now; a dial carries it so that a tier2 can rank the job. */
     long reading() {
-        lock.lock();
-        try {
-            return board.reading();
-        } finally {
-            lock.unlock();
-        }
+        return reading;
     }
 
     /** Diagnostic: the number of segments whose unit states are kept (bounded by the look-ahead). */
@@ -416,7 +416,7 @@ final class Scheduler {
     @GuardedBy("lock")
     private boolean invariantsHold() {
         assert lock.isHeldByCurrentThread();
-        return alive >= 0 && alive <= workers && board.invariantsHold();
+        return alive >= 0 && alive <= workers && reading == board.reading() && board.invariantsHold();
     }
 
     @Override
