@@ -116,9 +116,11 @@ final class JobRunner {
      */
     Outcome run(JobKey key, UnitCounts.Tally tally, RunningJobs.Handle handle)
             throws RequestFailedException, InterruptedException {
-        MDC.put("request", requestId);
-        MDC.put("segment", Long.toString(key.segment()));
-        MDC.put("stage", Integer.toString(key.stage()));
+        if (LogContext.KEPT) {
+            MDC.put("request", requestId);
+            MDC.put("segment", Long.toString(key.segment()));
+            MDC.put("stage", Integer.toString(key.stage()));
+        }
         boolean done = false;
         try {
             while (true) {
@@ -157,9 +159,11 @@ final class JobRunner {
                 // A done job left the gate when the tier2 took it, and has not dialed since: no second lock round trip.
                 gate.leave(key);
             }
-            MDC.remove("request");
-            MDC.remove("segment");
-            MDC.remove("stage");
+            if (LogContext.KEPT) {
+                MDC.remove("request");
+                MDC.remove("segment");
+                MDC.remove("stage");
+            }
         }
     }
 

@@ -75,19 +75,25 @@ final class OutputWalker {
      * @throws InterruptedException when the request was cancelled
      */
     void run() throws RequestFailedException, InterruptedException {
-        MDC.put("request", requestId);
+        if (LogContext.KEPT) {
+            MDC.put("request", requestId);
+        }
         StoreReadAlarm readAlarm = new StoreReadAlarm(deadline, RequestScope.name(requestId) + "-deadline");
         alarm = readAlarm;
         try (readAlarm) {
             for (long segment = plan.startSegment(); segment < plan.endSegment(); segment++) {
-                MDC.put("segment", Long.toString(segment));
+                if (LogContext.KEPT) {
+                    MDC.put("segment", Long.toString(segment));
+                }
                 if (!deliver(segment)) {
                     return;
                 }
             }
         } finally {
-            MDC.remove("segment");
-            MDC.remove("request");
+            if (LogContext.KEPT) {
+                MDC.remove("segment");
+                MDC.remove("request");
+            }
         }
     }
 
