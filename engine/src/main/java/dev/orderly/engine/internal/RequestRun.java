@@ -70,7 +70,7 @@ final class RequestRun {
         // A job asks before every dial: past the deadline the request is as good as stopped, even while the walker
         // still waits for a busy client to return and notice.
         this.runner = new JobRunner(id, request.tier2(), gate, config, counters, listener,
-                key -> deadline.remainingNanos() > 0 && scheduler.isNeeded(key), stall, scheduler::reading);
+                key -> deadline.remainingNanos() > 0 && scheduler.isNeededByItsJob(key), stall, scheduler::reading);
         this.walker = new OutputWalker(id, plan, request.outputs(), request.client(), scheduler, counters, listener,
                 deadline, request.resume(), running::withdrawHighestWaiting, stall::last);
         this.scope = scopes.open(id, scheduler, threadObserver);

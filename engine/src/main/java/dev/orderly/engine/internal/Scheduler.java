@@ -48,6 +48,7 @@ final class Scheduler {
     private final int workers;
     private final long startSegment;
     private final int stages;
+    private final int lastStage;
     // Its own lock, taken inside this one (never the other way round).
     private final JobPermits permits;
 
@@ -55,10 +56,9 @@ final class Scheduler {
     private final UnitBoard board;
     @GuardedBy("lock")
     private int alive;
-    @GuardedBy("lock")
-    private boolean stopped;
-    @GuardedBy("lock")
-    private boolean failed;
+    // Written under the lock, only ever from false to true; volatile for isNeededByItsJob, which reads them without it.
+    private volatile boolean stopped;
+    private volatile boolean failed;
     // board.reading(), written under the lock with each delivery and read without it by reading(): a job asks at every
     // dial, and one volatile read is what a lock round trip would give it (the value at one moment)
     private volatile long reading;
@@ -87,6 +87,7 @@ final class Scheduler {
         this.workers = plan.workers();
         this.startSegment = plan.startSegment();
         this.stages = plan.stages();
+        this.lastStage = plan.lastStage();
         this.board = new UnitBoard(plan, lookahead, resume, lock);
         this.reading = plan.startSegment();
     }
@@ -371,6 +372,21 @@ final class Scheduler {
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * {@link #isNeeded} asked by the job that runs the unit of {@code key}, before it dials, after every wait and when
+     * a dial returns. A unit of the last stage has no stage above it, and only its own job (one live job per unit)
+     * can make it DONE: while that job runs, the unit is needed until the request stops or the client reads past its
+     * segment. Those are three volatile reads, each monotonic, so the answer is the one {@code isNeeded} would have
+     * given at the moment of the last read, with no lock taken. A lower stage, which a higher one can cover, asks
+     * {@code isNeeded}.
+     */
+    boolean isNeededByItsJob(JobKey key) {
+        if (key.stage() != lastStage) {
+            return isNeeded(key);
+        }
+        return !stopped && !failed && key.segment() >= reading;
     }
 
     /** The segment the client waits for now; a dial carries it so that a tier2 can rank the job. */

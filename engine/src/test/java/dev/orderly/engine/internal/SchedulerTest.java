@@ -238,6 +238,40 @@ class SchedulerTest {
     }
 
     @Test
+    void aJobAsksWithoutTheLockOnlyForTheLastStageAndGetsTheBoardsAnswer() throws Exception {
+        Scheduler scheduler = new Scheduler(PLAN, LOOKAHEAD);
+        Launch first = scheduler.awaitNextJob();
+        assertEquals(new JobKey(0, 0), first.key());
+        assertTrue(scheduler.isNeededByItsJob(new JobKey(0, 0)));
+        assertTrue(scheduler.isNeededByItsJob(new JobKey(0, 1)));
+        scheduler.jobEnded(first.key(), true, ONE_DIAL);
+        Launch top = scheduler.awaitNextJob();
+        assertEquals(new JobKey(0, 1), top.key());
+        scheduler.jobEnded(top.key(), true, ONE_DIAL);
+
+        assertFalse(scheduler.isNeededByItsJob(new JobKey(0, 0)), "a lower stage asks the board: covered");
+        assertTrue(scheduler.isNeededByItsJob(new JobKey(1, 1)), "the next segment's last stage");
+        assertTrue(scheduler.isNeededByItsJob(new JobKey(9, 1)), "far past the look-ahead");
+        scheduler.delivered(0);
+        assertFalse(scheduler.isNeededByItsJob(new JobKey(0, 1)), "the last stage of a delivered segment");
+        assertTrue(scheduler.isNeededByItsJob(new JobKey(1, 1)), "the client's segment now");
+    }
+
+    @Test
+    void aJobOfTheLastStageHearsAStopOrAFailureWithoutTheLock() throws Exception {
+        Scheduler stopped = new Scheduler(PLAN, LOOKAHEAD);
+        stopped.stop();
+        assertFalse(stopped.isNeededByItsJob(new JobKey(0, 1)), "after stop");
+        assertFalse(stopped.isNeededByItsJob(new JobKey(0, 0)), "after stop, a lower stage");
+
+        Scheduler failed = new Scheduler(PLAN, LOOKAHEAD);
+        failed.awaitNextJob();
+        failed.jobFailed();
+        assertFalse(failed.isNeededByItsJob(new JobKey(1, 1)), "after a job failed the request");
+        assertFalse(failed.isNeededByItsJob(new JobKey(1, 0)), "after a job failed the request, a lower stage");
+    }
+
+    @Test
     void stopReleasesTheOwnerAndTheWalkerAndAnswersNoForGood() throws Exception {
         Scheduler scheduler = new Scheduler(PLAN, LOOKAHEAD);
         CompletableFuture<Launch> owner = ownerWaitingForAFreeWorker(scheduler);
