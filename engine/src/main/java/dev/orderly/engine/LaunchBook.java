@@ -7,6 +7,7 @@ import java.util.TreeMap;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
+import java.util.function.IntSupplier;
 
 /**
  * The rules of one request's launch queue, with no threads: who is queued and in what order, who holds a dial slot,
@@ -43,7 +44,8 @@ final class LaunchBook {
      * Implementation notes.
      *
      * Cost: queued is a TreeMap (join, leave O(log n)); every walk over it stops at the window's end, so an event costs
-     * O(log n + window). dialers is a set of the keys holding a slot, queued or not (a no-queue job is only there).
+     * O(log n + window). dialers is a set of the keys holding a slot taken under the lock, queued or not (a no-queue job
+     * that took it there is only there); the slots the monitor hands out without its lock are counted by elsewhere.
      *
      * Whom an event wakes: wakeEligible walks the first window entries and wakes each PARKED one that may now move:
      * one whose not-before time is still ahead (it has just entered the window and will start its timed wait), and,
@@ -102,6 +104,7 @@ final class LaunchBook {
     private final HashSet<JobKey> dialers = new HashSet<>();
     private final Consumer<Entry> waker;
     private final ReentrantLock guard;
+    private final IntSupplier elsewhere;
 
     /**
      * @param window how many queued jobs may dial at once, {@code >= 1}
@@ -109,12 +112,22 @@ final class LaunchBook {
      * @param guard the lock every call must hold (asserted), or null when one thread owns the book (tests)
      */
     LaunchBook(int window, Consumer<Entry> waker, ReentrantLock guard) {
+        this(window, waker, guard, () -> 0);
+    }
+
+    /**
+     * A book whose request also has dial slots held outside it: {@code elsewhere} says how many (the monitor's
+     * lock-free no-queue path). They count against the window like the book's own. The monitor keeps that number
+     * still, under the guard, while anything is queued: only then does the window bound anyone.
+     */
+    LaunchBook(int window, Consumer<Entry> waker, ReentrantLock guard, IntSupplier elsewhere) {
         if (window < 1) {
             throw new IllegalArgumentException("window must be >= 1, was " + window);
         }
         this.window = window;
         this.waker = waker;
         this.guard = guard;
+        this.elsewhere = elsewhere;
     }
 
     int size() {
@@ -124,7 +137,7 @@ final class LaunchBook {
 
     int dialing() {
         assert held();
-        return dialers.size();
+        return dialers.size() + elsewhere.getAsInt();
     }
 
     List<JobKey> order() {
@@ -156,7 +169,7 @@ final class LaunchBook {
     boolean passes(JobKey key) {
         assert held();
         // A head map's isEmpty would make a view and count it, walking every queued key below this one.
-        if (queued.isEmpty() || (queued.firstKey().compareTo(key) > 0 && dialers.size() < window)) {
+        if (queued.isEmpty() || (queued.firstKey().compareTo(key) > 0 && dialing() < window)) {
             dialers.add(key);
             return true;
         }
@@ -208,6 +221,13 @@ final class LaunchBook {
         } else if (dialers.remove(key)) {
             wakeEligible(now);
         }
+        assert invariantsHold(now);
+    }
+
+    /** A dial slot held outside the book was given back: whoever in the window may now dial is woken. */
+    void slotReturned(long now) {
+        assert held();
+        wakeEligible(now);
         assert invariantsHold(now);
     }
 
@@ -277,7 +297,7 @@ final class LaunchBook {
         if (inWindow && entry.notBeforeNanos - now > 0) {
             entry.wait = Wait.TIMED;
             turn = Turn.TIMED;
-        } else if (inWindow && dialers.size() < window) {
+        } else if (inWindow && dialing() < window) {
             dialers.add(entry.key);
             turn = Turn.DIAL;
         } else {
@@ -333,7 +353,7 @@ final class LaunchBook {
      * most {@code window} entries; never wakes an entry outside the window.
      */
     private void wakeEligible(long now) {
-        int freeSlots = window - dialers.size();
+        int freeSlots = window - dialing();
         int position = 0;
         for (Entry e : queued.values()) {
             if (position++ >= window) {
@@ -400,9 +420,9 @@ final class LaunchBook {
                 readyAndParkedInWindow = true;
             }
         }
-        if (readyAndParkedInWindow && dialers.size() + signalled < window) {
+        if (readyAndParkedInWindow && dialing() + signalled < window) {
             throw new AssertionError("a dial slot is free and a ready job in the window stays parked: " + queued.keySet()
-                    + ", dialing " + dialers + ", signalled " + signalled);
+                    + ", dialing " + dialers + " and " + elsewhere.getAsInt() + " elsewhere, signalled " + signalled);
         }
         return true;
     }

@@ -9,7 +9,10 @@ import dev.orderly.engine.LaunchBook.Wait;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
@@ -54,8 +57,9 @@ import java.util.function.LongSupplier;
  * a later {@link #awaitTurn}, in any thread, that the call enabled. Actions before {@code awaitTurn} returns
  * happen-before anything its caller does next, as usual.
  *
- * <p>Cost: {@code awaitTurn}'s no-queue path takes the lock once and looks only at the first queued key;
- * {@code slotFreed} with nothing queued takes no lock. Joining and leaving are {@code O(log n + window)}. A waiting
+ * <p>Cost: with nothing queued, {@code awaitTurn} and the job's {@code leave} take no lock (a count and a concurrent
+ * set of the keys that dial); with jobs queued, the no-queue path takes the lock once and looks only at the first
+ * queued key. {@code slotFreed} with nothing queued takes no lock. Joining and leaving are {@code O(log n + window)}. A waiting
  * job outside the window costs no CPU.
  *
  * <p>This class is thread-safe. One live job per key: a key has at most one thread in {@code awaitTurn}, and calls it
@@ -75,6 +79,15 @@ public final class LaunchQueue implements DialGate {
      * State and guards: lock guards the book, wakeUps and wakeUpsOutsideWindow, and every field of every entry.
      * queuedCount is the book's size, written under the lock after each change of it and read without the lock by
      * slotFreed's fast path. The configuration fields are final.
+     *
+     * The no-queue path without the lock: noQueue's QUEUED bit is "the book is not empty", kept so under the lock
+     * by changed(); its low bits count the slots of noQueueDialers, keys that took a slot with no lock. Such a slot
+     * is taken only by a CAS that sees QUEUED clear, so while anything is queued the count only falls, and only under
+     * the lock (a leave or requeue of such a key): the book reads it as its dial slots held elsewhere, and it is
+     * still while the book decides. With nothing queued nobody waits, so a slot given back then wakes nobody. A key
+     * is in noQueueDialers or in the book, never both: its own thread moves it, under the lock, when it requeues.
+     * A join that makes the book non-empty sets QUEUED at the end of its locked section; a slot taken in between is
+     * as if taken just before the join, which nothing holding the lock can tell apart.
      *
      * Why no wake-up is lost: a waiting thread can be allowed to dial only by an entry in front of it leaving (it may
      * enter the window), a job reporting back (a dial slot frees up), its not-before time passing (its own timed wait
@@ -104,6 +117,8 @@ public final class LaunchQueue implements DialGate {
     public record Stats(int queued, int dialing, long wakeUps, long wakeUpsOutsideWindow) {
     }
 
+    private static final int QUEUED = 1 << 30;
+
     private final ReentrantLock lock = new ReentrantLock();
     private final int window;
     private final long refusedDelayNanos;
@@ -113,6 +128,11 @@ public final class LaunchQueue implements DialGate {
 
     @GuardedBy("lock")
     private final LaunchBook book;
+    // The lock-free no-queue path. QUEUED mirrors "the book is not empty" (set and cleared under the lock, in
+    // changed()); the low bits count the dial slots held by noQueueDialers. A slot is taken (CAS) only while QUEUED is
+    // clear; while it is set the count changes only under the lock, so the book's decisions see it still.
+    private final AtomicInteger noQueue = new AtomicInteger();
+    private final Set<JobKey> noQueueDialers = ConcurrentHashMap.newKeySet();
     // written under the lock after each change of the book's size, read without it by slotFreed
     private volatile int queuedCount;
     @GuardedBy("lock")
@@ -166,7 +186,7 @@ public final class LaunchQueue implements DialGate {
     private LaunchQueue(int window, long refusedDelayNanos, long failureDelayNanos, Consumer<? super JobKey> onJoin,
             LongSupplier nanoTime) {
         this.window = window;
-        this.book = new LaunchBook(window, LaunchQueue::wake, lock);
+        this.book = new LaunchBook(window, LaunchQueue::wake, lock, () -> noQueue.get() & ~QUEUED);
         this.refusedDelayNanos = refusedDelayNanos;
         this.failureDelayNanos = failureDelayNanos;
         this.onJoin = Objects.requireNonNull(onJoin, "onJoin");
@@ -221,6 +241,13 @@ public final class LaunchQueue implements DialGate {
     @Override
     public void awaitTurn(JobKey key) throws InterruptedException {
         Objects.requireNonNull(key, "key");
+        if (!Thread.currentThread().isInterrupted() && takeNoQueueSlot()) {
+            if (noQueueDialers.add(key)) {
+                return;
+            }
+            giveNoQueueSlotBack();
+            throw new IllegalStateException(key + " is dialing already; report refused, failed or leave first");
+        }
         boolean joined = false;
         lock.lock();
         try {
@@ -232,7 +259,7 @@ public final class LaunchQueue implements DialGate {
                 }
                 throw new InterruptedException();
             }
-            if (book.isDialing(key)) {
+            if (book.isDialing(key) || noQueueDialers.contains(key)) {
                 throw new IllegalStateException(key + " is dialing already; report refused, failed or leave first");
             }
             if (entry == null) {
@@ -274,6 +301,41 @@ public final class LaunchQueue implements DialGate {
                 book.doneWaiting(entry);
                 changed();
             }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * No queue, no wait, and no lock: while nothing is queued, a dial slot is one count more. False if anything is
+     * queued (the caller then asks the book under the lock).
+     */
+    private boolean takeNoQueueSlot() {
+        int s;
+        while (((s = noQueue.get()) & QUEUED) == 0) {
+            if (noQueue.compareAndSet(s, s + 1)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Gives back a slot taken by {@link #takeNoQueueSlot}. With nothing queued, nobody waits for it: one count less.
+     * With anything queued, under the lock, and the window's next ready job is woken, as a leave wakes it.
+     */
+    private void giveNoQueueSlotBack() {
+        int s;
+        while (((s = noQueue.get()) & QUEUED) == 0) {
+            if (noQueue.compareAndSet(s, s - 1)) {
+                return;
+            }
+        }
+        lock.lock();
+        try {
+            noQueue.decrementAndGet();
+            book.slotReturned(nanoTime.getAsLong());
+            changed();
         } finally {
             lock.unlock();
         }
@@ -327,6 +389,10 @@ public final class LaunchQueue implements DialGate {
         boolean joined;
         lock.lock();
         try {
+            if (noQueueDialers.remove(key)) {
+                // Its slot was taken without the lock: it goes back here, before the book gives the job its place.
+                noQueue.decrementAndGet();
+            }
             long now = nanoTime.getAsLong();
             joined = book.requeue(key, now + delayNanos, refusal, now);
             changed();
@@ -345,6 +411,11 @@ public final class LaunchQueue implements DialGate {
     @Override
     public void leave(JobKey key) {
         Objects.requireNonNull(key, "key");
+        if (noQueueDialers.remove(key)) {
+            // It took its slot without the lock, so it was never queued: giving the slot back is all there is to do.
+            giveNoQueueSlotBack();
+            return;
+        }
         lock.lock();
         try {
             if (book.holds(key)) { // else a repeated leave: nothing to do, and no clock read
@@ -445,6 +516,11 @@ public final class LaunchQueue implements DialGate {
         if (size != queuedCount) {
             queuedCount = size;
         }
+        int s = noQueue.get();
+        if ((size > 0) != ((s & QUEUED) != 0)) {
+            // From here on (until the next change) the no-queue path takes no slot, or takes them again.
+            noQueue.getAndUpdate(size > 0 ? v -> v | QUEUED : v -> v & ~QUEUED);
+        }
         assert invariantsHold();
     }
 
@@ -453,6 +529,10 @@ public final class LaunchQueue implements DialGate {
         assert lock.isHeldByCurrentThread();
         if (queuedCount != book.size()) {
             throw new AssertionError("queuedCount " + queuedCount + " but " + book.size() + " queued");
+        }
+        if (((noQueue.get() & QUEUED) != 0) != (book.size() > 0)) {
+            throw new AssertionError("the no-queue path is " + ((noQueue.get() & QUEUED) != 0 ? "closed" : "open")
+                    + " with " + book.size() + " queued");
         }
         return book.invariantsHold(nanoTime.getAsLong());
     }
