@@ -119,7 +119,9 @@ final class RunningJobs {
         private boolean ended;
         @GuardedBy("lock")
         private boolean closing;
-        private final Condition closed = lock.newCondition();
+        // Made by the job's thread the one time it has to wait for a canceller's close (rarely): not one per job.
+        @GuardedBy("lock")
+        private Condition closed;
 
         private Handle(JobKey key, Thread thread) {
             this.key = key;
@@ -229,6 +231,9 @@ final class RunningJobs {
                 ended = true;
                 while (closing) {
                     // Keeps a pending interrupt set; the close runs on the canceller's thread and does not need us.
+                    if (closed == null) {
+                        closed = lock.newCondition();
+                    }
                     closed.awaitUninterruptibly();
                 }
             } finally {
@@ -263,7 +268,9 @@ final class RunningJobs {
                     lock.lock();
                     try {
                         closing = false;
-                        closed.signal();
+                        if (closed != null) {
+                            closed.signal();
+                        }
                     } finally {
                         lock.unlock();
                     }
