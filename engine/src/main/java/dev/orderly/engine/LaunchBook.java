@@ -44,8 +44,9 @@ final class LaunchBook {
      * Implementation notes.
      *
      * Cost: queued is a TreeMap (join, leave O(log n)); every walk over it stops at the window's end, so an event costs
-     * O(log n + window). dialers is a set of the keys holding a slot taken under the lock, queued or not (a no-queue job
-     * that took it there is only there); the slots the monitor hands out without its lock are counted by elsewhere.
+     * O(log n + window). dialers is a set of the keys holding a slot taken under the lock, queued or not (a no-queue
+     * job that took it there is only there); the slots the monitor hands out without its lock are counted by
+     * elsewhere.
      *
      * Whom an event wakes: wakeEligible walks the first window entries and wakes each PARKED one that may now move:
      * one whose not-before time is still ahead (it has just entered the window and will start its timed wait), and,
@@ -421,8 +422,9 @@ final class LaunchBook {
             }
         }
         if (readyAndParkedInWindow && dialing() + signalled < window) {
-            throw new AssertionError("a dial slot is free and a ready job in the window stays parked: " + queued.keySet()
-                    + ", dialing " + dialers + " and " + elsewhere.getAsInt() + " elsewhere, signalled " + signalled);
+            throw new AssertionError("a dial slot is free and a ready job in the window stays parked: "
+                    + queued.keySet() + ", dialing " + dialers + " and " + elsewhere.getAsInt() + " elsewhere, signalled "
+                    + signalled);
         }
         return true;
     }

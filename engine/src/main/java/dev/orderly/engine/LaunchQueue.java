@@ -59,8 +59,8 @@ import java.util.function.LongSupplier;
  *
  * <p>Cost: with nothing queued, {@code awaitTurn} and the job's {@code leave} take no lock (a count and a concurrent
  * set of the keys that dial); with jobs queued, the no-queue path takes the lock once and looks only at the first
- * queued key. {@code slotFreed} with nothing queued takes no lock. Joining and leaving are {@code O(log n + window)}. A waiting
- * job outside the window costs no CPU.
+ * queued key. {@code slotFreed} with nothing queued takes no lock. Joining and leaving are
+ * {@code O(log n + window)}. A waiting job outside the window costs no CPU.
  *
  * <p>This class is thread-safe. One live job per key: a key has at most one thread in {@code awaitTurn}, and calls it
  * again only after reporting back.

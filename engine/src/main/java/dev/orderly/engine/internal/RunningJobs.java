@@ -110,7 +110,8 @@ final class RunningJobs {
         @GuardedBy("lock")
         private Tier2Call call;
         // Written under lock, and only ever from false to true; volatile so that the job's own checks, made at every
-        // step of every dial, read them without it (one read gives what a lock round trip would: the value at a moment).
+        // step of every dial, read them without it (one read gives what a lock round trip would: the value at one
+        // moment).
         private volatile boolean cancelled;
         private volatile boolean withdrawn;
         @GuardedBy("lock")
