@@ -114,8 +114,9 @@ final class Scheduler {
     }
 
     /**
-     * The most segments of look-ahead a request may have: the board keeps about 16 bytes per segment of it, so this
-     * is 16 MiB, and a look-ahead that long is far beyond what any fleet can work on at once.
+     * The most segments of look-ahead a request may have: the board keeps about 16 bytes per segment of it (rounded
+     * up to a power of two), so this is 16 MiB, and a look-ahead that long is far beyond what any fleet can work on
+     * at once.
      */
     static final long MAX_LOOKAHEAD = 1 << 20;
 

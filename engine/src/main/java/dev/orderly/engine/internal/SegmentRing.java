@@ -3,25 +3,39 @@ package dev.orderly.engine.internal;
 import java.util.Arrays;
 
 /**
- * What the board keeps per segment of the look-ahead window, in a ring of fixed size (segment {@code s} lives in
- * slot {@code s % size}): the highest stage launched, the highest stage DONE (each -1 for none), and the counts of
- * the last stage's earlier jobs (null for none). A slot is {@linkplain #clear cleared} when its segment is delivered,
- * ready for the segment {@code size} further on. Its memory depends on the size only.
+ * What the board keeps per segment of the look-ahead window, in a ring of fixed size: the highest stage launched, the
+ * highest stage DONE (each -1 for none), and the counts of the last stage's earlier jobs (null for none). Segment
+ * {@code s} lives in slot {@code s % capacity}, the capacity being the size rounded up to a power of two (so a slot
+ * is a mask, not a 64-bit division, on every look at the board; the window, {@code size} segments, never wraps onto
+ * itself). A slot is {@linkplain #clear cleared} when its segment is delivered, ready for the segment
+ * {@code capacity} further on. Its memory depends on the size only.
  *
  * <p>Not thread-safe: the {@link UnitBoard} that owns it is used under the scheduler's lock.
  */
 final class SegmentRing {
 
     private final int size;
+    // the capacity - 1: a slot is the segment's low bits
+    private final int mask;
     private final int[] launched;
     private final int[] done;
     private final UnitCounts[] lastStageCounts;
 
+    /**
+     * @throws IllegalArgumentException if {@code size} is not in {@code [1, 2^30]} (the scheduler's look-ahead is at
+     *     most 2^20)
+     */
     SegmentRing(int size) {
+        if (size < 1 || size > 1 << 30) {
+            throw new IllegalArgumentException("a ring of " + size + " segments; it must be 1 to 2^30");
+        }
         this.size = size;
-        this.launched = new int[size];
-        this.done = new int[size];
-        this.lastStageCounts = new UnitCounts[size];
+        int capacity = Integer.highestOneBit(size - 1) << 1;
+        capacity = Math.max(1, capacity);
+        this.mask = capacity - 1;
+        this.launched = new int[capacity];
+        this.done = new int[capacity];
+        this.lastStageCounts = new UnitCounts[capacity];
         Arrays.fill(launched, -1);
         Arrays.fill(done, -1);
     }
@@ -78,7 +92,7 @@ final class SegmentRing {
         lastStageCounts[slot(segment)] = counts;
     }
 
-    /** Forgets {@code segment}: its slot now stands for segment {@code segment + size}, which nothing has touched. */
+    /** Forgets {@code segment}: its slot now stands for segment {@code segment + capacity}, untouched so far. */
     void clear(long segment) {
         int i = slot(segment);
         launched[i] = -1;
@@ -93,6 +107,6 @@ final class SegmentRing {
     }
 
     private int slot(long segment) {
-        return (int) (segment % size);
+        return (int) segment & mask;
     }
 }
