@@ -335,7 +335,7 @@ public final class LaunchQueue implements DialGate {
         try {
             noQueue.decrementAndGet();
             book.slotReturned(nanoTime.getAsLong());
-            changed();
+            assert invariantsHold();
         } finally {
             lock.unlock();
         }

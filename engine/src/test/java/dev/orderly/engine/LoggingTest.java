@@ -14,6 +14,7 @@ import dev.orderly.testing.Script;
 import dev.orderly.testing.ScriptedTier2;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -64,6 +65,28 @@ class LoggingTest {
                 "nothing was found in the store, so the summary does not mention it: " + summaries.get(0).message());
         assertTrue(summaries.get(0).message().matches(".* \\(first after \\d+ ms\\), .*"),
                 "the summary says when the first segment came: " + summaries.get(0).message());
+    }
+
+    @Test
+    void theWalkersLinesCarryTheRequestAndTheSegmentInTheMdc() throws Exception {
+        InMemoryOutputStore store = new InMemoryOutputStore();
+        AtomicBoolean dropped = new AtomicBoolean();
+        // Segment 2's first output never reaches the store: the walker re-runs it and says so.
+        ScriptedTier2 tier2 = new ScriptedTier2(PLAN, (segment, output) -> {
+            if (segment != 2 || !dropped.compareAndSet(false, true)) {
+                store.write(segment, output);
+            }
+        }, job -> Script.succeed());
+        LogCapture.start();
+
+        Orderly.engine(Fixtures.fast()).run(Request.of(PLAN, tier2, store, new RecordingClient()).withId("req-walk"));
+        List<LogCapture.Event> walkerLines = LogCapture.stop().stream()
+                .filter(e -> e.logger().endsWith(".OutputWalker")).toList();
+
+        LogCapture.Event rerun = walkerLines.stream().filter(e -> e.message().contains("output missing")).findFirst()
+                .orElseThrow(() -> new AssertionError("no re-run line among " + walkerLines));
+        assertEquals("req-walk", rerun.mdc().get("request"), rerun.toString());
+        assertEquals("2", rerun.mdc().get("segment"), rerun.toString());
     }
 
     @Test
