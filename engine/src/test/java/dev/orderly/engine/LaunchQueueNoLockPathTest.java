@@ -1,5 +1,6 @@
 package dev.orderly.engine;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -86,7 +87,7 @@ class LaunchQueueNoLockPathTest {
                 throw new IllegalStateException(e);
             }
         }, r -> Thread.ofVirtual().start(r));
-        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> queue.size() == 2);
+        await().atMost(Duration.ofSeconds(10)).until(() -> queue.size() == 2);
         assertFalse(ahead.isDone(), "no slot is free while two no-queue jobs dial");
         assertEquals(List.of(new JobKey(1, 0), new JobKey(7, 0)), queue.snapshot());
 

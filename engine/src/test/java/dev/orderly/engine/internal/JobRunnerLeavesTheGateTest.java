@@ -1,9 +1,11 @@
 package dev.orderly.engine.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.orderly.api.EngineConfig;
 import dev.orderly.api.JobKey;
+import dev.orderly.api.RequestFailedException;
 import dev.orderly.api.RequestListener;
 import dev.orderly.api.Tier2Call;
 import dev.orderly.api.Tier2Client;
@@ -86,7 +88,7 @@ class JobRunnerLeavesTheGateTest {
         Tier2Client fails = job -> {
             throw Tier2Exception.retryable("broken", null);
         };
-        org.junit.jupiter.api.Assertions.assertThrows(dev.orderly.api.RequestFailedException.class,
+        assertThrows(RequestFailedException.class,
                 () -> run(fails, key -> true));
         assertHoldsNothing();
     }
