@@ -62,6 +62,10 @@ final class Scheduler {
     // board.reading(), written under the lock with each delivery and read without it by reading(): a job asks at every
     // dial, and one volatile read is what a lock round trip would give it (the value at one moment)
     private volatile long reading;
+    // The client's segment while its output is ready (its last stage DONE), else NONE_READY: written under the lock
+    // in changed(), after every change of the board that can move it; awaitOutput reads it without the lock.
+    private volatile long outputReadyFor = NONE_READY;
+    private static final long NONE_READY = -1;
 
     /**
      * @param plan the request's segments, stages and workers
@@ -137,30 +141,66 @@ final class Scheduler {
     }
 
     /**
+     * How many units a scope's owner asks {@link #awaitNextJobs} for at once: enough that one lock hold serves the
+     * workers short jobs free between two wakes of the owner, few enough that the first fork of a batch is not held up
+     * behind the board's work for the rest.
+     */
+    static final int LAUNCH_BATCH = 32;
+
+    /**
      * Waits until a worker is free, a unit may run and (under an engine-wide cap) the request holds a permit for it,
      * marks it SCHEDULED and returns it; returns null once every segment was delivered or the request was
-     * {@linkplain #stop() stopped}.
+     * {@linkplain #stop() stopped}. One unit of {@link #awaitNextJobs}.
      */
     Launch awaitNextJob() throws InterruptedException {
+        Launch[] one = new Launch[1];
+        return awaitNextJobs(one) == 0 ? null : one[0];
+    }
+
+    /**
+     * Waits as {@link #awaitNextJob} does, then hands out as many units as may run now, up to {@code launches.length},
+     * in launch order and under one hold of the lock: each is marked SCHEDULED and put in {@code launches} from index
+     * 0. Returns how many; 0 once every segment was delivered or the request was {@linkplain #stop() stopped}.
+     *
+     * <p>The owner forks the jobs of the units it was handed, in order, before it asks again. When jobs end faster than
+     * the owner forks (short jobs), it finds many workers free at each wake, and one lock hold for all of them is what
+     * keeps it off the lock the ending jobs take. Under an engine-wide cap it hands out one unit at a time: the request
+     * then waits for each permit in its turn among the other requests, as the cap's queue expects.
+     */
+    int awaitNextJobs(Launch[] launches) throws InterruptedException {
+        if (launches.length == 0) {
+            throw new IllegalArgumentException("launches must have room for at least one unit, had length 0");
+        }
+        int limit = permits == JobPermits.UNLIMITED ? launches.length : Math.min(launches.length, 1);
         while (true) {
             lock.lock();
             try {
                 while (true) {
                     if (stopped || failed || board.finished()) {
                         permits.withdraw();
-                        return null;
+                        return 0;
                     }
-                    if (alive < workers) {
+                    int handedOut = 0;
+                    boolean permitWanted = false;
+                    while (handedOut < limit && alive < workers) {
                         JobKey key = board.next();
-                        if (key != null) {
-                            if (!permits.take()) {
-                                break;
-                            }
-                            board.scheduled(key);
-                            alive++;
-                            assert invariantsHold() : this;
-                            return new Launch(key, board.prior(key));
+                        if (key == null) {
+                            break;
                         }
+                        if (!permits.take()) {
+                            permitWanted = true;
+                            break;
+                        }
+                        board.scheduled(key);
+                        alive++;
+                        launches[handedOut++] = new Launch(key, board.prior(key));
+                    }
+                    if (handedOut > 0) {
+                        assert invariantsHold() : this;
+                        return handedOut;
+                    }
+                    if (permitWanted) {
+                        break;
                     }
                     // Nothing to launch now: a permit handed to this request meanwhile goes to another at once.
                     permits.withdraw();
@@ -233,6 +273,13 @@ final class Scheduler {
      * {@code deadline} passes (a deadline already past is reported even when the output is ready).
      */
     OutputWait awaitOutput(long segment, Deadline deadline) throws InterruptedException {
+        // With the output ready when asked (the walker mostly trails its jobs), no lock: only the walker itself can
+        // make it not ready (delivered, rerun), so it is still ready when stopped is read; the answer is the one the
+        // lock would give at that read. Anything else (stopped, a deadline, not ready, the wrong segment) takes the
+        // lock and is answered there.
+        if (outputReadyFor == segment && !stopped && deadline.remainingNanos() > 0) {
+            return OutputWait.READY;
+        }
         lock.lock();
         try {
             requireReading(segment);
@@ -423,7 +470,13 @@ final class Scheduler {
     private void changed() {
         assert lock.isHeldByCurrentThread();
         if (board.readingOutputDone()) {
+            long ready = board.reading();
+            if (outputReadyFor != ready) {
+                outputReadyFor = ready;
+            }
             outputReady.signal();
+        } else if (outputReadyFor != NONE_READY) {
+            outputReadyFor = NONE_READY;
         }
         launchable.signal();
         assert invariantsHold() : this;
@@ -433,7 +486,9 @@ final class Scheduler {
     @GuardedBy("lock")
     private boolean invariantsHold() {
         assert lock.isHeldByCurrentThread();
-        return alive >= 0 && alive <= workers && reading == board.reading() && board.invariantsHold();
+        return alive >= 0 && alive <= workers && reading == board.reading()
+                && outputReadyFor == (board.readingOutputDone() ? board.reading() : NONE_READY)
+                && board.invariantsHold();
     }
 
     @Override

@@ -74,9 +74,12 @@ final class StructuredRequestScope implements RequestScope, StructuredTaskScope.
                     walkerDone = true;
                     return null;
                 });
-                Launch launch;
-                while ((launch = scheduler.awaitNextJob()) != null) {
-                    scope.fork(jobs.apply(launch));
+                Launch[] launches = new Launch[Scheduler.LAUNCH_BATCH];
+                int handedOut;
+                while ((handedOut = scheduler.awaitNextJobs(launches)) > 0) {
+                    for (int i = 0; i < handedOut; i++) {
+                        scope.fork(jobs.apply(launches[i]));
+                    }
                 }
             } catch (InterruptedException e) {
                 interrupted = true;

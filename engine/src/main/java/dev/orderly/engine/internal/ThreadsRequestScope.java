@@ -79,9 +79,12 @@ final class ThreadsRequestScope implements RequestScope {
         boolean interrupted = false;
         try {
             fork(walker, true);
-            Launch launch;
-            while ((launch = scheduler.awaitNextJob()) != null) {
-                fork(jobs.apply(launch), false);
+            Launch[] launches = new Launch[Scheduler.LAUNCH_BATCH];
+            int handedOut;
+            while ((handedOut = scheduler.awaitNextJobs(launches)) > 0) {
+                for (int i = 0; i < handedOut; i++) {
+                    fork(jobs.apply(launches[i]), false);
+                }
             }
         } catch (InterruptedException e) {
             interrupted = true;

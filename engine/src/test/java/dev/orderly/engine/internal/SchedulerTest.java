@@ -129,6 +129,89 @@ class SchedulerTest {
     }
 
     @Test
+    void handsOutEveryUnitThatMayRunNowInOneCallInLaunchOrder() throws Exception {
+        // 1 stage, 4 workers, a look-ahead of 8: four units may run at once.
+        Scheduler scheduler = new Scheduler(new RequestPlan(0, 10, 1, 4), 8);
+        Launch[] launches = new Launch[Scheduler.LAUNCH_BATCH];
+
+        assertEquals(4, scheduler.awaitNextJobs(launches), "units handed out with 4 workers free");
+        for (int segment = 0; segment < 4; segment++) {
+            assertEquals(new Launch(new JobKey(segment, 0), UnitCounts.NONE), launches[segment]);
+        }
+        assertNull(launches[4], "nothing written past the units handed out");
+        assertEquals(4, scheduler.alive());
+
+        scheduler.jobEnded(new JobKey(0, 0), true, ONE_DIAL);
+        scheduler.jobEnded(new JobKey(2, 0), true, ONE_DIAL);
+        assertEquals(2, scheduler.awaitNextJobs(launches), "units handed out with 2 workers free");
+        assertEquals(new JobKey(4, 0), launches[0].key());
+        assertEquals(new JobKey(5, 0), launches[1].key());
+        assertEquals(4, scheduler.alive());
+    }
+
+    @Test
+    void handsOutNoMoreUnitsAtOnceThanThereIsRoomFor() throws Exception {
+        Scheduler scheduler = new Scheduler(new RequestPlan(0, 10, 1, 4), 8);
+        Launch[] two = new Launch[2];
+
+        assertEquals(2, scheduler.awaitNextJobs(two));
+        assertEquals(new JobKey(0, 0), two[0].key());
+        assertEquals(new JobKey(1, 0), two[1].key());
+        assertEquals(2, scheduler.alive(), "the units not handed out are not counted as alive");
+        assertEquals(new JobKey(2, 0), scheduler.awaitNextJob().key(), "the next unit is the one after the batch");
+    }
+
+    @Test
+    void handsOutNothingAtOnceOnceStoppedOrFinished() throws Exception {
+        Scheduler stopped = new Scheduler(PLAN, LOOKAHEAD);
+        stopped.stop();
+        assertEquals(0, stopped.awaitNextJobs(new Launch[4]));
+
+        Scheduler finished = new Scheduler(new RequestPlan(0, 1, 1, 2), 1);
+        Launch only = finished.awaitNextJob();
+        finished.jobEnded(only.key(), true, ONE_DIAL);
+        finished.delivered(0);
+        assertEquals(0, finished.awaitNextJobs(new Launch[4]));
+    }
+
+    @Test
+    void aBatchMustHaveRoomForOneUnit() {
+        Scheduler scheduler = new Scheduler(PLAN, LOOKAHEAD);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> scheduler.awaitNextJobs(new Launch[0]));
+        assertEquals("launches must have room for at least one unit, had length 0", e.getMessage());
+        assertEquals(0, scheduler.alive());
+    }
+
+    @Test
+    void aReadyOutputIsReadyAtOnceAndStaysSoUntilDelivered() throws Exception {
+        Scheduler scheduler = withSegmentZeroDone();
+
+        assertTrue(ready(scheduler, 0));
+        assertTrue(ready(scheduler, 0), "asked again before the delivery");
+        scheduler.delivered(0);
+        CompletableFuture<Boolean> next = inBackground(() -> ready(scheduler, 1));
+        assertStillWaiting(next, "awaitOutput(1) right after segment 0 was delivered");
+        scheduler.stop();
+        assertFalse(result(next, "awaitOutput(1) after stop"));
+    }
+
+    @Test
+    void aRerunMakesTheClientsReadyOutputWaitAgain() throws Exception {
+        Scheduler scheduler = withSegmentZeroDone();
+        assertTrue(ready(scheduler, 0));
+
+        scheduler.rerun(0);
+
+        CompletableFuture<Boolean> output = inBackground(() -> ready(scheduler, 0));
+        assertStillWaiting(output, "awaitOutput(0) after a re-run of its ready output");
+        Launch rerun = scheduler.awaitNextJob();
+        assertEquals(new JobKey(0, 1), rerun.key());
+        scheduler.jobEnded(rerun.key(), true, ONE_DIAL);
+        assertTrue(result(output, "awaitOutput(0) after the re-run was done"));
+    }
+
+    @Test
     void keepsStateForTheLookaheadCappedByTheRequestsLength() {
         assertEquals(4, new Scheduler(PLAN, LOOKAHEAD).trackedSegments());
         assertEquals(3, new Scheduler(new RequestPlan(5, 8, 2, 2), LOOKAHEAD).trackedSegments());

@@ -59,6 +59,20 @@ class SchedulerUnderACapTest {
     }
 
     @Test
+    void underACapUnitsAreHandedOutOneAtATimeEvenWithRoomForMore() throws Exception {
+        EngineJobCap cap = new EngineJobCap(4);
+        Scheduler scheduler = new Scheduler(new RequestPlan(0, 10, 1, 4), 8, false, cap.join("a"));
+        Launch[] launches = new Launch[Scheduler.LAUNCH_BATCH];
+
+        assertEquals(1, scheduler.awaitNextJobs(launches), "units handed out at once under a cap");
+        assertEquals(new JobKey(0, 0), launches[0].key());
+        assertEquals(1, cap.alive(), cap.toString());
+        assertEquals(1, scheduler.awaitNextJobs(launches));
+        assertEquals(new JobKey(1, 0), launches[0].key());
+        assertEquals(2, cap.alive(), cap.toString());
+    }
+
+    @Test
     void aJobsEndWithNothingLeftToLaunchSetsItsPermitFree() throws Exception {
         EngineJobCap cap = new EngineJobCap(1);
         Scheduler scheduler = new Scheduler(new RequestPlan(0, 1, 1, 1), 1, false, cap.join("a"));
