@@ -1,0 +1,264 @@
+package dev.orderly.bench.cost;
+
+import java.io.IOException;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Two or more builds of the engine side by side in one JVM: each engine's class files (a {@code
+ * engine/target/classes} directory of some commit) are loaded by a class loader of their own, with this module's
+ * benchmark classes, and the same one-request run ({@link Runs#oneRequest}) is timed on each in turn, the order
+ * reversed every round. Prints each engine's medians and, for each engine after the first, the median of its
+ * per-round CPU ratio to the first.
+ *
+ * <p>Why one JVM: the JVMs of two separate runs differ by more than a change of a few per cent (JIT decisions, the
+ * machine's load when each ran); rounds interleaved in one JVM see the same machine. Each loader has its own copy of
+ * every engine and benchmark class, so each build is compiled and profiled by the JIT on its own.
+ *
+ * <pre>
+ * java --enable-preview -Dorderly.scope=structured -cp &lt;bench class path&gt; dev.orderly.bench.cost.EngineAB \
+ *     [--rounds=16] [--warmup=4] [--segments=300000] [--stages=1] [--workers=100] [--refusals=0] \
+ *     [--virtual-caller=false] before/engine/target/classes after/engine/target/classes
+ * </pre>
+ *
+ * Exit code 0 when every run delivered every segment in order, 1 otherwise, 2 for a bad argument.
+ */
+public final class EngineAB {
+
+    private static final String[] CHILD_FIRST = {"dev.orderly.engine.", "dev.orderly.bench."};
+
+    private EngineAB() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Options options;
+        try {
+            options = Options.parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println("EngineAB: " + e.getMessage());
+            System.err.println("usage: EngineAB [--rounds=N] [--warmup=N] [--segments=N] [--stages=N] [--workers=N]"
+                    + " [--refusals=P] [--virtual-caller=true|false] <engine classes dir> <engine classes dir>...");
+            System.exit(2);
+            return;
+        }
+        try {
+            run(options);
+        } catch (InvocationTargetException e) {
+            System.err.println("EngineAB: a run failed: " + e.getCause());
+            e.getCause().printStackTrace();
+            System.exit(1);
+        }
+        System.exit(0);
+    }
+
+    private static void run(Options o) throws Exception {
+        int n = o.engines.size();
+        Method[] oneRequest = new Method[n];
+        Object[] runners = new Object[n];
+        Object plan = null;
+        for (int i = 0; i < n; i++) {
+            ClassLoader loader = new ChildFirst("engine-" + i, o.engines.get(i));
+            Class<?> runs = Class.forName(Runs.class.getName(), true, loader);
+            Class<?> orderly = Class.forName("dev.orderly.engine.Orderly", true, loader);
+            Class<?> configType = Class.forName("dev.orderly.api.EngineConfig", true, loader);
+            Object config = configType.getMethod("defaults").invoke(null);
+            if (o.refusals > 0) {
+                // As EngineCost's refusal scenario: a refused job redials at once, as the hand-written one does.
+                Object builder = configType.getMethod("builder").invoke(null);
+                builder.getClass().getMethod("refusedDelay", java.time.Duration.class)
+                        .invoke(builder, java.time.Duration.ZERO);
+                config = builder.getClass().getMethod("build").invoke(builder);
+            }
+            Object engine = orderly.getMethod("engine", configType).invoke(null, config);
+            Class<?> engineType = Class.forName("dev.orderly.api.Engine", true, loader);
+            Method wrap = runs.getDeclaredMethod("engine", engineType);
+            wrap.setAccessible(true);
+            runners[i] = wrap.invoke(null, engine);
+            Class<?> runnerType = Class.forName(Runs.Runner.class.getName(), true, loader);
+            Class<?> planType = Class.forName("dev.orderly.api.RequestPlan", true, loader);
+            oneRequest[i] = runs.getDeclaredMethod("oneRequest", runnerType, planType, double.class, boolean.class);
+            oneRequest[i].setAccessible(true);
+            plan = planType.getConstructor(long.class, long.class, int.class, int.class)
+                    .newInstance(0L, o.segments, o.stages, o.workers);
+        }
+        System.out.printf(Locale.ROOT, "JDK %s, %d CPU(s), orderly.scope=%s; %d rounds (after %d warm-up) of %,d"
+                + " segments, %d stage(s), %d workers, refusals %.2f, caller on a %s thread; load %s%n",
+                Runtime.version(), Runtime.getRuntime().availableProcessors(),
+                System.getProperty("orderly.scope", "auto"), o.rounds, o.warmup, o.segments, o.stages, o.workers,
+                o.refusals, o.virtualCaller ? "virtual" : "platform", LoadAverage.now());
+        double[][] rate = new double[n][o.rounds];
+        double[][] cpu = new double[n][o.rounds];
+        double[][] allocated = new double[n][o.rounds];
+        for (int round = -o.warmup; round < o.rounds; round++) {
+            for (int k = 0; k < n; k++) {
+                int i = Math.floorMod(round, 2) == 0 ? k : n - 1 - k;
+                double[] figures = (double[]) oneRequest[i].invoke(null, runners[i], plan, o.refusals,
+                        o.virtualCaller);
+                if (round >= 0) {
+                    rate[i][round] = figures[0];
+                    cpu[i][round] = figures[2];
+                    allocated[i][round] = figures[3];
+                }
+            }
+        }
+        for (int i = 0; i < n; i++) {
+            System.out.printf(Locale.ROOT, "engine %d (%s): rate %,.0f segments/s, CPU %.2f us/segment, allocated %.0f"
+                    + " B/segment (medians)%n", i, o.engines.get(i), median(rate[i]), median(cpu[i]),
+                    median(allocated[i]));
+        }
+        for (int i = 1; i < n; i++) {
+            double[] cpuRatio = new double[o.rounds];
+            double[] rateRatio = new double[o.rounds];
+            for (int r = 0; r < o.rounds; r++) {
+                cpuRatio[r] = cpu[i][r] / cpu[0][r];
+                rateRatio[r] = rate[i][r] / rate[0][r];
+            }
+            System.out.printf(Locale.ROOT, "engine %d / engine 0, per round: CPU %.3f (%.3f-%.3f), rate %.3f"
+                    + " (%.3f-%.3f) (medians, ranges)%n", i, median(cpuRatio), min(cpuRatio), max(cpuRatio),
+                    median(rateRatio), min(rateRatio), max(rateRatio));
+        }
+        System.out.printf(Locale.ROOT, "load after: %s%n", LoadAverage.now());
+    }
+
+    static double median(double[] values) {
+        double[] sorted = values.clone();
+        Arrays.sort(sorted);
+        int m = sorted.length;
+        return m % 2 == 1 ? sorted[m / 2] : (sorted[m / 2 - 1] + sorted[m / 2]) / 2;
+    }
+
+    private static double min(double[] values) {
+        return Arrays.stream(values).min().orElseThrow();
+    }
+
+    private static double max(double[] values) {
+        return Arrays.stream(values).max().orElseThrow();
+    }
+
+    /** Loads the engine's and the benchmark's classes itself (the engine's from its directory), the rest from above. */
+    private static final class ChildFirst extends URLClassLoader {
+
+        private final ReentrantLock lock = new ReentrantLock();
+
+        ChildFirst(String name, Path engineClasses) throws IOException {
+            super(name, new URL[] {engineClasses.toUri().toURL(), benchClasses()}, EngineAB.class.getClassLoader());
+        }
+
+        private static URL benchClasses() throws IOException {
+            try {
+                return EngineAB.class.getProtectionDomain().getCodeSource().getLocation().toURI().toURL();
+            } catch (java.net.URISyntaxException e) {
+                throw new IOException("the benchmark's own class path entry is not a URI", e);
+            }
+        }
+
+        @Override
+        protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+            for (String prefix : CHILD_FIRST) {
+                if (name.startsWith(prefix)) {
+                    // Job threads load engine classes as they first need them: one definition per name.
+                    lock.lock();
+                    try {
+                        Class<?> loaded = findLoadedClass(name);
+                        if (loaded == null) {
+                            loaded = findClass(name);
+                        }
+                        if (resolve) {
+                            resolveClass(loaded);
+                        }
+                        return loaded;
+                    } finally {
+                        lock.unlock();
+                    }
+                }
+            }
+            return super.loadClass(name, resolve);
+        }
+    }
+
+    /** The command line, validated: each bad value is named. */
+    private record Options(int rounds, int warmup, long segments, int stages, int workers, double refusals,
+            boolean virtualCaller, List<Path> engines) {
+
+        static Options parse(String[] args) {
+            int rounds = 16;
+            int warmup = 4;
+            long segments = 300_000;
+            int stages = 1;
+            int workers = 100;
+            double refusals = 0;
+            boolean virtualCaller = false;
+            List<Path> engines = new ArrayList<>();
+            for (String arg : args) {
+                if (!arg.startsWith("--")) {
+                    Path dir = Path.of(arg);
+                    if (!Files.isDirectory(dir.resolve("dev/orderly/engine"))) {
+                        throw new IllegalArgumentException("'" + arg + "' is not an engine's classes directory (no"
+                                + " dev/orderly/engine in it)");
+                    }
+                    engines.add(dir);
+                    continue;
+                }
+                int eq = arg.indexOf('=');
+                if (eq < 0) {
+                    throw new IllegalArgumentException("expected --name=value, was '" + arg + "'");
+                }
+                String name = arg.substring(2, eq);
+                String value = arg.substring(eq + 1);
+                switch (name) {
+                    case "rounds" -> rounds = (int) whole(name, value, 1, Integer.MAX_VALUE);
+                    case "warmup" -> warmup = (int) whole(name, value, 0, Integer.MAX_VALUE);
+                    case "segments" -> segments = whole(name, value, 1, Long.MAX_VALUE - 1);
+                    case "stages" -> stages = (int) whole(name, value, 1, Integer.MAX_VALUE);
+                    case "workers" -> workers = (int) whole(name, value, 1, Integer.MAX_VALUE);
+                    case "refusals" -> {
+                        try {
+                            refusals = Double.parseDouble(value);
+                        } catch (NumberFormatException e) {
+                            refusals = Double.NaN;
+                        }
+                        if (!(refusals >= 0 && refusals < 1)) {
+                            throw new IllegalArgumentException("--refusals must be in [0, 1), was '" + value + "'");
+                        }
+                    }
+                    case "virtual-caller" -> {
+                        if (!value.equals("true") && !value.equals("false")) {
+                            throw new IllegalArgumentException("--virtual-caller must be true or false, was '"
+                                    + value + "'");
+                        }
+                        virtualCaller = Boolean.parseBoolean(value);
+                    }
+                    default -> throw new IllegalArgumentException("unknown option --" + name);
+                }
+            }
+            if (engines.size() < 2) {
+                throw new IllegalArgumentException("name at least two engine classes directories, named "
+                        + engines.size());
+            }
+            return new Options(rounds, warmup, segments, stages, workers, refusals, virtualCaller, List.copyOf(engines));
+        }
+
+        private static long whole(String name, String value, long min, long max) {
+            long parsed;
+            try {
+                parsed = Long.parseLong(value.replace("_", ""));
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("--" + name + " must be a whole number, was '" + value + "'");
+            }
+            if (parsed < min || parsed > max) {
+                throw new IllegalArgumentException("--" + name + " must be between " + min + " and " + max
+                        + ", was " + parsed);
+            }
+            return parsed;
+        }
+    }
+}
