@@ -23,9 +23,9 @@ import org.slf4j.LoggerFactory;
  * listener how the request ended, and returns the result or throws; {@link #job} is one job's life inside it, from
  * its start in {@link RunningJobs} to its report to the {@link Scheduler}.
  *
- * <p>Used once: {@link #run} is called by the thread that called {@code Engine.run}, and the scope is run by the
- * request's owner, that thread if it is virtual, else a virtual thread it starts and waits for ({@link VirtualOwner}).
- * The parts it holds are each thread-safe as their own classes say, which is what the request's job threads rely on.
+ * <p>Used once, by the thread that called {@code Engine.run}; the scope's owner, which forks the jobs, is that thread
+ * if it is virtual, else a virtual thread the scope starts for it (see {@link RequestScope}). The parts it holds are
+ * each thread-safe as their own classes say, which is what the request's job threads rely on.
  */
 final class RequestRun {
 
@@ -45,7 +45,6 @@ final class RequestRun {
     private final JobRunner runner;
     private final OutputWalker walker;
     private final RequestScope scope;
-    private final Consumer<Thread> threadObserver;
 
     /**
      * Wires the parts of {@code request}; starts nothing.
@@ -76,7 +75,6 @@ final class RequestRun {
         this.walker = new OutputWalker(id, plan, request.outputs(), request.client(), scheduler, counters, listener,
                 deadline, request.resume(), running::withdrawHighestWaiting, stall::last);
         this.scope = scopes.open(id, scheduler, threadObserver);
-        this.threadObserver = threadObserver;
     }
 
     /** Runs the request to its end; returns when every segment was delivered and every thread of it has ended. */
@@ -84,8 +82,7 @@ final class RequestRun {
         LOG.debug("request {} starts: segments [{}, {}), {} stage(s), {} worker(s), look-ahead {}, {}", id,
                 plan.startSegment(), plan.endSegment(), plan.stages(), plan.workers(), lookahead, gate);
         try {
-            // From a platform thread, the owner is a virtual thread of its own (see VirtualOwner); this thread waits.
-            return VirtualOwner.run(RequestScope.name(id), threadObserver, this::runScoped);
+            return runScoped();
         } finally {
             // Every thread of the request has ended: its share of the engine-wide cap is the others'.
             permits.close();

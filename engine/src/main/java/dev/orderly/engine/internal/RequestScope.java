@@ -7,12 +7,18 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
- * The threads of one request, owned by the thread that called {@code Engine.run}. Two implementations keep the same
- * rules: {@link StructuredRequestScope} on {@code StructuredTaskScope} (JDK 25 with {@code --enable-preview}) and
- * {@link ThreadsRequestScope} on plain JDK 21 APIs; {@link RequestScopes} picks one per JVM.
+ * The threads of one request. Two implementations keep the same rules: {@link StructuredRequestScope} on
+ * {@code StructuredTaskScope} (JDK 25 with {@code --enable-preview}) and {@link ThreadsRequestScope} on plain JDK 21
+ * APIs; {@link RequestScopes} picks one per JVM.
  *
  * <h2>The rules both keep</h2>
  * <ul>
+ *   <li>The owner, the thread that forks, is a virtual thread: the thread that called {@link #run} if it is one, else
+ *       a virtual thread of the scope's, which {@code run}'s caller waits for. A platform owner would be woken by the
+ *       kernel (a futex wake and a context switch) every time a job's end frees a worker, which cost an instant job
+ *       about a third of its rate. The caller's interrupt reaches the owner; the caller returns or throws only once
+ *       the owner has ended; what reaches the jobs from the caller (inheritable thread locals; with the structured
+ *       scope, scoped values) is the same either way.
  *   <li>Only the owner forks: it forks the output walker, then one virtual thread per unit the scheduler hands out,
  *       as workers free up, and never after the scheduler said there is nothing more to launch.
  *   <li>The first failure of a job or of the walker, or an interrupt of the owner, stops the scheduler and cancels the
@@ -25,7 +31,7 @@ import java.util.function.Function;
  *   <li>A failure that happens after the scope was cancelled (typically the interrupt the cancellation caused) is not
  *       reported, so it never hides the failure that caused the cancellation.
  * </ul>
- * One instance serves one request; {@link #run} is called once, by the owner.
+ * One instance serves one request; {@link #run} is called once.
  */
 interface RequestScope {
 
@@ -37,7 +43,8 @@ interface RequestScope {
      *     request was stopped)
      * @param jobs makes the task that runs one unit (and reports its end to the scheduler)
      * @return the first failure of a job or of the walker, if any
-     * @throws InterruptedException if the calling thread was interrupted; every thread of the request has ended
+     * @throws InterruptedException if the calling thread (or the owner) was interrupted; every thread of the request
+     *     has ended
      */
     Optional<Throwable> run(Callable<Void> walker, Function<Launch, Callable<Void>> jobs) throws InterruptedException;
 

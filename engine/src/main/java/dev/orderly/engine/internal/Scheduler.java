@@ -11,8 +11,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * are done, within the look-ahead, at most {@code workers} alive) and tells the output walker when the client's
  * segment is ready.
  *
- * <p>The request's owner thread asks {@link #awaitNextJob()} for the next unit and forks a job for it; each job
- * reports back once with {@link #jobEnded}; the output walker waits in {@link #awaitOutput} and reports
+ * <p>The request's owner thread asks {@link #awaitNextJobs} for the units that may run and forks a job for each;
+ * each job reports back once with {@link #jobEnded}; the output walker waits in {@link #awaitOutput} and reports
  * {@link #delivered} or {@link #rerun}. Nobody polls: the owner waits on {@code launchable}, the walker on
  * {@code outputReady}, and each is signalled by exactly the events that can let it move.
  *

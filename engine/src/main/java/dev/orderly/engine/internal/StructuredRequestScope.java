@@ -10,7 +10,8 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
- * The {@link RequestScope} on one {@link StructuredTaskScope}, owned by the thread that called {@code Engine.run}.
+ * The {@link RequestScope} on one {@link StructuredTaskScope}, owned by the thread that called {@code Engine.run} if
+ * it is virtual, else by the one subtask of a scope that thread opens for it (see {@link #run}).
  * This is the only class of the engine that touches {@code StructuredTaskScope}, a preview API that changes between
  * JDK releases; it is also the scope's {@link StructuredTaskScope.Joiner}.
  *
@@ -20,7 +21,7 @@ import java.util.function.Function;
  *
  * <h2>How it runs</h2>
  * JDK 25 lets only the owner fork, and never after {@code join}. So the owner is the scheduler's hand: it forks the
- * output walker, then loops on {@link Scheduler#awaitNextJob()} (a condition wait, no polling), forking one virtual
+ * output walker, then loops on {@link Scheduler#awaitNextJobs} (a condition wait, no polling), forking one virtual
  * thread per job as workers free up, and joins when the scheduler says there is nothing more to launch.
  *
  * <h2>Failure and cancellation</h2>
@@ -64,6 +65,38 @@ final class StructuredRequestScope implements RequestScope, StructuredTaskScope.
 
     @Override
     public Optional<Throwable> run(Callable<Void> walker, Function<Launch, Callable<Void>> jobs)
+            throws InterruptedException {
+        if (Thread.currentThread().isVirtual()) {
+            return runAsOwner(walker, jobs);
+        }
+        // A platform caller: the owner is the one subtask of a scope of the caller's (not a plain thread, as with
+        // ThreadsRequestScope), so the caller's scoped values reach the owner, and through the request's scope its
+        // jobs. An interrupt of the caller ends join; close then cancels the owner and waits for it, and so for every
+        // thread of the request.
+        try (StructuredTaskScope<Optional<Throwable>, Void> outer = StructuredTaskScope.open(
+                StructuredTaskScope.Joiner.<Optional<Throwable>>awaitAllSuccessfulOrThrow(),
+                config -> config.withThreadFactory(threads).withName(name + "-owner"))) {
+            Subtask<Optional<Throwable>> owner = outer.fork(() -> runAsOwner(walker, jobs));
+            try {
+                outer.join();
+            } catch (StructuredTaskScope.FailedException e) {
+                Throwable cause = e.getCause();
+                if (cause instanceof InterruptedException interrupted) {
+                    throw interrupted;
+                }
+                if (cause instanceof RuntimeException broken) {
+                    throw broken;
+                }
+                if (cause instanceof Error error) {
+                    throw error;
+                }
+                throw new IllegalStateException("the request's owner threw " + cause, cause);
+            }
+            return owner.get();
+        }
+    }
+
+    private Optional<Throwable> runAsOwner(Callable<Void> walker, Function<Launch, Callable<Void>> jobs)
             throws InterruptedException {
         boolean interrupted = false;
         try (StructuredTaskScope<Object, Void> scope =

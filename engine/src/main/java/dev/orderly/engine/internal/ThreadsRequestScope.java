@@ -75,6 +75,11 @@ final class ThreadsRequestScope implements RequestScope {
     @Override
     public Optional<Throwable> run(Callable<Void> walker, Function<Launch, Callable<Void>> jobs)
             throws InterruptedException {
+        return VirtualOwner.run(threads, () -> runAsOwner(walker, jobs));
+    }
+
+    private Optional<Throwable> runAsOwner(Callable<Void> walker, Function<Launch, Callable<Void>> jobs)
+            throws InterruptedException {
         owner = Thread.currentThread();
         boolean interrupted = false;
         try {

@@ -9,8 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.orderly.api.JobKey;
-import dev.orderly.api.RequestFailedException;
 import dev.orderly.api.RequestResult;
 import java.io.IOException;
 import java.time.Duration;
@@ -18,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
@@ -33,16 +32,17 @@ import org.slf4j.MDC;
 @Timeout(value = 20, unit = TimeUnit.SECONDS)
 class VirtualOwnerTest {
 
+    private static final ThreadFactory THREADS = RequestScope.threads("orderly-test", thread -> { });
     private static final RequestResult RESULT = new RequestResult(3, 3, 3, 0, 0, 0, 0, Duration.ofMillis(1),
             Duration.ofMillis(2));
 
     /** Runs {@code call} on a platform thread of its own; the future ends with what the call returned or threw. */
-    private static CompletableFuture<RequestResult> onPlatformThread(VirtualOwner.Body body, List<Thread> observed,
+    private static CompletableFuture<RequestResult> onPlatformThread(VirtualOwner.Body<RequestResult> body, List<Thread> observed,
             AtomicReference<Thread> caller) {
         CompletableFuture<RequestResult> outcome = new CompletableFuture<>();
         Thread thread = Thread.ofPlatform().name("virtual-owner-test-caller").unstarted(() -> {
             try {
-                outcome.complete(VirtualOwner.run("orderly-test", observed::add, body));
+                outcome.complete(VirtualOwner.run(RequestScope.threads("orderly-test", observed::add), body));
             } catch (Throwable t) {
                 outcome.completeExceptionally(t);
             }
@@ -57,7 +57,7 @@ class VirtualOwnerTest {
         List<Thread> observed = new ArrayList<>();
         AtomicReference<Thread> owner = new AtomicReference<>();
 
-        RequestResult result = VirtualOwner.run("orderly-test", observed::add, () -> {
+        RequestResult result = VirtualOwner.run(RequestScope.threads("orderly-test", observed::add), () -> {
             owner.set(Thread.currentThread());
             return RESULT;
         });
@@ -78,7 +78,7 @@ class VirtualOwnerTest {
         Thread.ofVirtual().start(() -> {
             caller.complete(Thread.currentThread());
             try {
-                VirtualOwner.run("orderly-test", observed::add, () -> {
+                VirtualOwner.run(RequestScope.threads("orderly-test", observed::add), () -> {
                     owner.complete(Thread.currentThread());
                     return RESULT;
                 });
@@ -93,20 +93,13 @@ class VirtualOwnerTest {
 
     @Test
     void theOwnersFailuresAreThrownUnchanged() {
-        RequestFailedException failed = new RequestFailedException(new JobKey(1, 0), "unit (1, 0) failed", null);
         IllegalStateException broken = new IllegalStateException("broken");
         AssertionError error = new AssertionError("an Error");
 
-        assertSame(failed, assertThrows(RequestFailedException.class, () -> VirtualOwner.run("orderly-test",
-                thread -> { }, () -> {
-                    throw failed;
-                })));
-        assertSame(broken, assertThrows(IllegalStateException.class, () -> VirtualOwner.run("orderly-test",
-                thread -> { }, () -> {
+        assertSame(broken, assertThrows(IllegalStateException.class, () -> VirtualOwner.run(THREADS, () -> {
                     throw broken;
                 })));
-        assertSame(error, assertThrows(AssertionError.class, () -> VirtualOwner.run("orderly-test",
-                thread -> { }, () -> {
+        assertSame(error, assertThrows(AssertionError.class, () -> VirtualOwner.run(THREADS, () -> {
                     throw error;
                 })));
     }
@@ -115,8 +108,7 @@ class VirtualOwnerTest {
     void aCheckedExceptionTheOwnerCouldNotDeclareIsWrappedNamingIt() {
         IOException sneaky = new IOException("thrown where the compiler could not see it");
 
-        IllegalStateException e = assertThrows(IllegalStateException.class, () -> VirtualOwner.run("orderly-test",
-                thread -> { }, () -> {
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> VirtualOwner.run(THREADS, () -> {
                     throw VirtualOwnerTest.<RuntimeException>sneakily(sneaky);
                 }));
 
@@ -169,7 +161,7 @@ class VirtualOwnerTest {
         CompletableFuture<RequestResult> outcome = new CompletableFuture<>();
         Thread thread = Thread.ofPlatform().unstarted(() -> {
             try {
-                outcome.complete(VirtualOwner.run("orderly-test", t -> { }, () -> {
+                outcome.complete(VirtualOwner.run(THREADS, () -> {
                     ownerWaits.countDown();
                     // An owner that has finished its request and no longer looks at interrupts.
                     boolean sent = false;
@@ -205,7 +197,7 @@ class VirtualOwnerTest {
         MDC.put("trace", "t-42");
         try {
             AtomicReference<String> seen = new AtomicReference<>();
-            VirtualOwner.run("orderly-test", thread -> { }, () -> {
+            VirtualOwner.run(THREADS, () -> {
                 seen.set(MDC.get("trace"));
                 return RESULT;
             });
@@ -218,11 +210,11 @@ class VirtualOwnerTest {
     @Test
     void aFailureOfTheOwnerIsNotMistakenForAnInterrupt() throws Exception {
         // The caller was never interrupted: it must not come back with its interrupt flag set.
-        assertThrows(IllegalStateException.class, () -> VirtualOwner.run("orderly-test", thread -> { }, () -> {
+        assertThrows(IllegalStateException.class, () -> VirtualOwner.run(THREADS, () -> {
             throw new IllegalStateException("broken");
         }));
         assertFalse(Thread.currentThread().isInterrupted());
-        assertInstanceOf(RequestResult.class, VirtualOwner.run("orderly-test", thread -> { }, () -> RESULT));
+        assertInstanceOf(RequestResult.class, VirtualOwner.run(THREADS, () -> RESULT));
         assertFalse(Thread.interrupted());
     }
 }
