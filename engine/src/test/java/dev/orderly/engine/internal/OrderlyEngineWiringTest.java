@@ -61,10 +61,37 @@ class OrderlyEngineWiringTest {
             throw hookFailed;
         });
 
-        // The hook is the caller's own code, run on the caller's thread as the scope forks: its exception is not a
-        // failure of the request's work, and is not wrapped as one.
+        // The hook is the caller's own code, run as the scope makes each thread (here the first: the owner this
+        // platform caller waits for): its exception is not a failure of the request's work, and is not wrapped as one.
         IllegalStateException thrown = assertThrows(IllegalStateException.class, () -> engine.run(smallRequest()));
         assertSame(hookFailed, thrown);
         assertTrue(engine.jobCap().shares().isEmpty(), "shares left behind: " + engine.jobCap().shares());
+    }
+
+    /**
+     * Regression: a unit whose job's thread could not be made (here the hook throws as the owner forks the first job)
+     * kept the permit the scheduler took for it, so the engine-wide cap lost a place for good. It now gives it back,
+     * with those of the units after it in the owner's batch, and the hook's exception still comes up unchanged.
+     */
+    @Test
+    void aUnitWhoseJobCouldNotBeForkedGivesItsPermitBack() throws Exception {
+        for (RuntimeException or : new RuntimeException[] {new IllegalStateException("hook says no to a job"), null}) {
+            Throwable hookFailed = or != null ? or : new AssertionError("hook fails on a job's thread");
+            AtomicInteger made = new AtomicInteger();
+            OrderlyEngine engine = new OrderlyEngine(CAPPED, thread -> {
+                // From this platform caller: the owner, then the walker, then the first job.
+                if (made.incrementAndGet() == 3) {
+                    if (hookFailed instanceof RuntimeException e) {
+                        throw e;
+                    }
+                    throw (Error) hookFailed;
+                }
+            });
+
+            Throwable thrown = assertThrows(Throwable.class, () -> engine.run(smallRequest()));
+
+            assertSame(hookFailed, thrown, "what run threw");
+            assertTrue(engine.jobCap().shares().isEmpty(), "shares left behind: " + engine.jobCap().shares());
+        }
     }
 }

@@ -4,6 +4,7 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.orderly.api.JobKey;
@@ -70,6 +71,24 @@ class SchedulerUnderACapTest {
         assertEquals(1, scheduler.awaitNextJobs(launches));
         assertEquals(new JobKey(1, 0), launches[0].key());
         assertEquals(2, cap.alive(), cap.toString());
+    }
+
+    @Test
+    void unitsWhoseJobsCouldNotBeForkedFreeTheirWorkersAndPermitsAndFailTheRequest() throws Exception {
+        EngineJobCap cap = new EngineJobCap(4);
+        Scheduler scheduler = new Scheduler(new RequestPlan(0, 10, 1, 4), 8, false, cap.join("a"));
+        assertEquals(new JobKey(0, 0), scheduler.awaitNextJob().key());
+        assertEquals(new JobKey(1, 0), scheduler.awaitNextJob().key());
+        assertEquals(new JobKey(2, 0), scheduler.awaitNextJob().key());
+        assertEquals(3, cap.alive(), cap.toString());
+
+        scheduler.notForked(2);
+
+        assertEquals(1, scheduler.alive());
+        assertEquals(1, cap.alive(), "the permits of the two units not forked are free: " + cap);
+        assertNull(scheduler.awaitNextJob(), "nothing more is handed out once a job could not be forked");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> scheduler.notForked(0));
+        assertEquals("units must be at least 1, was 0", e.getMessage());
     }
 
     @Test

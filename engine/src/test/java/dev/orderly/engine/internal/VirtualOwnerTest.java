@@ -197,7 +197,9 @@ class VirtualOwnerTest {
         MDC.put("trace", "t-42");
         try {
             AtomicReference<String> seen = new AtomicReference<>();
-            VirtualOwner.run(THREADS, () -> {
+            // A thread that inherits nothing from its maker: only the owner's own copy can carry the caller's MDC.
+            ThreadFactory inheritingNothing = Thread.ofVirtual().inheritInheritableThreadLocals(false).factory();
+            VirtualOwner.run(inheritingNothing, () -> {
                 seen.set(MDC.get("trace"));
                 return RESULT;
             });
