@@ -258,6 +258,29 @@ final class Scheduler {
         }
     }
 
+    /**
+     * The owner could not fork the jobs of the last {@code units} units it was handed (no thread could be made for the
+     * first of them): they count as jobs that failed the request. Their workers and, under an engine-wide cap, their
+     * permits are free at once, and nothing more is handed out, as after {@link #jobFailed()}.
+     */
+    void notForked(int units) {
+        if (units <= 0) {
+            throw new IllegalArgumentException("units must be at least 1, was " + units);
+        }
+        lock.lock();
+        try {
+            alive -= units;
+            for (int i = 0; i < units; i++) {
+                permits.release();
+            }
+            failed = true;
+            permits.close();
+            changed();
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** How a wait for the client's output ended. */
     enum OutputWait {
         /** The last stage of the client's segment is DONE: its output can be read. */

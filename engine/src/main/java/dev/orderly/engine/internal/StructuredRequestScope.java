@@ -111,7 +111,13 @@ final class StructuredRequestScope implements RequestScope, StructuredTaskScope.
                 int handedOut;
                 while ((handedOut = scheduler.awaitNextJobs(launches)) > 0) {
                     for (int i = 0; i < handedOut; i++) {
-                        scope.fork(jobs.apply(launches[i]));
+                        try {
+                            scope.fork(jobs.apply(launches[i]));
+                        } catch (RuntimeException | Error e) {
+                            // No thread for this unit's job: it and the units after it in the batch hold workers and permits.
+                            scheduler.notForked(handedOut - i);
+                            throw e;
+                        }
                     }
                 }
             } catch (InterruptedException e) {

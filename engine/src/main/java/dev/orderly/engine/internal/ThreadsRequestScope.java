@@ -88,7 +88,13 @@ final class ThreadsRequestScope implements RequestScope {
             int handedOut;
             while ((handedOut = scheduler.awaitNextJobs(launches)) > 0) {
                 for (int i = 0; i < handedOut; i++) {
-                    fork(jobs.apply(launches[i]), false);
+                    try {
+                        fork(jobs.apply(launches[i]), false);
+                    } catch (RuntimeException | Error e) {
+                        // No thread for this unit's job: it and the units after it in the batch hold workers and permits.
+                        scheduler.notForked(handedOut - i);
+                        throw e;
+                    }
                 }
             }
         } catch (InterruptedException e) {
