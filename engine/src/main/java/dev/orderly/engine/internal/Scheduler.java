@@ -245,17 +245,7 @@ final class Scheduler {
      * end the request before the failure reached it.
      */
     void jobFailed() {
-        lock.lock();
-        try {
-            alive--;
-            permits.release();
-            failed = true;
-            // Its share of the engine-wide cap goes to the others at once; its owner stops waiting for a permit.
-            permits.close();
-            changed();
-        } finally {
-            lock.unlock();
-        }
+        failRequest(1);
     }
 
     /**
@@ -267,13 +257,19 @@ final class Scheduler {
         if (units <= 0) {
             throw new IllegalArgumentException("units must be at least 1, was " + units);
         }
+        failRequest(units);
+    }
+
+    /** {@code jobs} alive jobs failed the request: their workers and permits are free, and nothing more is handed out. */
+    private void failRequest(int jobs) {
         lock.lock();
         try {
-            alive -= units;
-            for (int i = 0; i < units; i++) {
+            alive -= jobs;
+            for (int i = 0; i < jobs; i++) {
                 permits.release();
             }
             failed = true;
+            // The request's share of the engine-wide cap goes to the others at once; its owner stops waiting for one.
             permits.close();
             changed();
         } finally {

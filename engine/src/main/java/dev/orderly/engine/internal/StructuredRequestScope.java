@@ -80,17 +80,7 @@ final class StructuredRequestScope implements RequestScope, StructuredTaskScope.
             try {
                 outer.join();
             } catch (StructuredTaskScope.FailedException e) {
-                Throwable cause = e.getCause();
-                if (cause instanceof InterruptedException interrupted) {
-                    throw interrupted;
-                }
-                if (cause instanceof RuntimeException broken) {
-                    throw broken;
-                }
-                if (cause instanceof Error error) {
-                    throw error;
-                }
-                throw new IllegalStateException("the request's owner threw " + cause, cause);
+                throw VirtualOwner.rethrown(e.getCause());
             }
             return owner.get();
         }

@@ -75,6 +75,15 @@ final class VirtualOwner {
         if (failure == null) {
             return outcome.result;
         }
+        throw rethrown(failure);
+    }
+
+    /**
+     * What the owner threw, for its caller to throw: an {@link InterruptedException}, a {@code RuntimeException} or
+     * an {@code Error} is thrown from here unchanged; anything else (a checked exception the owner could not declare)
+     * is returned wrapped in an {@link IllegalStateException} that names it.
+     */
+    static IllegalStateException rethrown(Throwable failure) throws InterruptedException {
         if (failure instanceof InterruptedException e) {
             throw e;
         }
@@ -84,7 +93,7 @@ final class VirtualOwner {
         if (failure instanceof Error e) {
             throw e;
         }
-        throw new IllegalStateException("the request's owner threw " + failure, failure);
+        return new IllegalStateException("the request's owner threw " + failure, failure);
     }
 
     /** What the owner left: written by the owner before it ends, read by the caller after join. */
