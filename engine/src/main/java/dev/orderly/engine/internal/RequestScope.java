@@ -48,6 +48,34 @@ interface RequestScope {
      */
     Optional<Throwable> run(Callable<Void> walker, Function<Launch, Callable<Void>> jobs) throws InterruptedException;
 
+    /** One fork of a job's task on the owner's thread, the scope's own way. */
+    @FunctionalInterface
+    interface Fork {
+        void fork(Callable<Void> task) throws InterruptedException;
+    }
+
+    /**
+     * The owner's loop, the same in both scopes: forks, in order, a job for each unit the scheduler hands out (in
+     * batches of up to {@link Scheduler#LAUNCH_BATCH}), until it hands out no more. A fork that throws (no thread could
+     * be made) gives that unit and the rest of its batch back to the scheduler ({@link Scheduler#notForked}), which
+     * fails the request, and the exception goes up unchanged.
+     */
+    static void forkJobs(Scheduler scheduler, Function<Launch, Callable<Void>> jobs, Fork fork)
+            throws InterruptedException {
+        Launch[] launches = new Launch[Scheduler.LAUNCH_BATCH];
+        int handedOut;
+        while ((handedOut = scheduler.awaitNextJobs(launches)) > 0) {
+            for (int i = 0; i < handedOut; i++) {
+                try {
+                    fork.fork(jobs.apply(launches[i]));
+                } catch (RuntimeException | Error e) {
+                    scheduler.notForked(handedOut - i);
+                    throw e;
+                }
+            }
+        }
+    }
+
     /** The name of the scope of request {@code requestId}, which every thread of the scope carries too. */
     static String name(String requestId) {
         return "orderly-" + requestId;

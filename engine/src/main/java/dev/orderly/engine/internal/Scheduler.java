@@ -171,7 +171,7 @@ final class Scheduler {
         if (launches.length == 0) {
             throw new IllegalArgumentException("launches must have room for at least one unit, had length 0");
         }
-        int limit = permits == JobPermits.UNLIMITED ? launches.length : Math.min(launches.length, 1);
+        int limit = permits == JobPermits.UNLIMITED ? launches.length : 1;
         while (true) {
             lock.lock();
             try {

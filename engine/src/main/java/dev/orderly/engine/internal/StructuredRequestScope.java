@@ -97,19 +97,7 @@ final class StructuredRequestScope implements RequestScope, StructuredTaskScope.
                     walkerDone = true;
                     return null;
                 });
-                Launch[] launches = new Launch[Scheduler.LAUNCH_BATCH];
-                int handedOut;
-                while ((handedOut = scheduler.awaitNextJobs(launches)) > 0) {
-                    for (int i = 0; i < handedOut; i++) {
-                        try {
-                            scope.fork(jobs.apply(launches[i]));
-                        } catch (RuntimeException | Error e) {
-                            // No thread for this unit's job: it and the units after it in the batch hold workers and permits.
-                            scheduler.notForked(handedOut - i);
-                            throw e;
-                        }
-                    }
-                }
+                RequestScope.forkJobs(scheduler, jobs, task -> scope.fork(task));
             } catch (InterruptedException e) {
                 interrupted = true;
                 scheduler.stop();

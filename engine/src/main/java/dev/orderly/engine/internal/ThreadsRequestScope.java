@@ -84,19 +84,7 @@ final class ThreadsRequestScope implements RequestScope {
         boolean interrupted = false;
         try {
             fork(walker, true);
-            Launch[] launches = new Launch[Scheduler.LAUNCH_BATCH];
-            int handedOut;
-            while ((handedOut = scheduler.awaitNextJobs(launches)) > 0) {
-                for (int i = 0; i < handedOut; i++) {
-                    try {
-                        fork(jobs.apply(launches[i]), false);
-                    } catch (RuntimeException | Error e) {
-                        // No thread for this unit's job: it and the units after it in the batch hold workers and permits.
-                        scheduler.notForked(handedOut - i);
-                        throw e;
-                    }
-                }
-            }
+            RequestScope.forkJobs(scheduler, jobs, task -> fork(task, false));
         } catch (InterruptedException e) {
             interrupted = true;
             cancel();
