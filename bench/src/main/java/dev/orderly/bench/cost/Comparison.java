@@ -8,7 +8,9 @@ import java.util.Locale;
 /**
  * One scenario measured on several sides (Orderly, the hand-written executor, variants of either), interleaved: each
  * round runs every side once, in an order rotated from round to round, so that machine noise (other builds on the
- * same cores) lands on every side alike. Warm-up rounds are run first and not counted. It prints each side's
+ * same cores) lands on every side alike. Warm-up rounds are run first and not counted, at least as many as asked
+ * and then more until the JIT is quiet ({@link WarmUp}); the JIT's compile time during the measured rounds is printed
+ * with them. It prints each side's
  * median (and range) per figure and, for each ratio asked for, the median of the per-round ratios (and their range):
  * a ratio taken within one round compares runs seconds apart.
  *
@@ -59,16 +61,25 @@ final class Comparison {
         return this;
     }
 
-    /** Runs {@code warmups} warm-up rounds and {@code rounds} measured ones; prints and returns the figures. */
+    /**
+     * Runs at least {@code warmups} warm-up rounds (more until the JIT is quiet) and {@code rounds} measured ones;
+     * prints and returns the figures.
+     */
     Result run(int warmups, int rounds) throws Exception {
         String loadBefore = LoadAverage.now();
         System.out.printf(Locale.ROOT, "%n== %s (load average %s)%n", name, loadBefore);
         int n = sides.size();
-        for (int w = 0; w < warmups; w++) {
-            for (int i = 0; i < n; i++) {
-                sides.get(i).run();
+        // A warm-up round is a measured round whose figures are dropped: the same order of sides, the same collections.
+        int[] warmRound = {0};
+        WarmUp.Done warm = WarmUp.run(warmups, () -> {
+            for (int j = 0; j < n; j++) {
+                System.gc();
+                sides.get((j + warmRound[0]) % n).run();
             }
-        }
+            warmRound[0]++;
+        });
+        System.out.printf(Locale.ROOT, "  %s%n", warm);
+        long compiledBefore = WarmUp.compileMillis();
         double[][][] values = new double[n][figures.size()][rounds];
         for (int round = 0; round < rounds; round++) {
             StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "  round %d:", round + 1));
@@ -86,6 +97,8 @@ final class Comparison {
             }
             System.out.println(line);
         }
+        System.out.printf(Locale.ROOT, "  the JIT compiled %d ms during the %d measured rounds%n",
+                WarmUp.compileMillis() - compiledBefore, rounds);
         double[][] medians = new double[n][figures.size()];
         for (int i = 0; i < n; i++) {
             System.out.printf(Locale.ROOT, "  %-40s", sideNames.get(i));

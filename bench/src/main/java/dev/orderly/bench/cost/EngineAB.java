@@ -17,8 +17,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * Two or more builds of the engine side by side in one JVM: each engine's class files (a {@code
  * engine/target/classes} directory of some commit) are loaded by a class loader of their own, with this module's
  * benchmark classes, and the same one-request run ({@link Runs#oneRequest}) is timed on each in turn, the order
- * reversed every round. Prints each engine's medians and, for each engine after the first, the median of its
- * per-round CPU ratio to the first.
+ * reversed every round, after warm-up rounds until the JIT is quiet ({@link WarmUp}). Prints each engine's medians
+ * and, for each engine after the first, the median of its per-round CPU ratio to the first. With {@code --requests=N} (N above 1) the run timed is {@link Runs#manyRequests}
+ * instead: N requests of the plan at once, each on its own virtual thread, and the figures are the wall time, the
+ * peak used heap and the bytes allocated.
  *
  * <p>Why one JVM: the JVMs of two separate runs differ by more than a change of a few per cent (JIT decisions, the
  * machine's load when each ran); rounds interleaved in one JVM see the same machine. Each loader has its own copy of
@@ -27,7 +29,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * <pre>
  * java --enable-preview -Dorderly.scope=structured -cp &lt;bench class path&gt; dev.orderly.bench.cost.EngineAB \
  *     [--rounds=16] [--warmup=4] [--segments=300000] [--stages=1] [--workers=100] [--refusals=0] \
- *     [--virtual-caller=false] before/engine/target/classes after/engine/target/classes
+ *     [--virtual-caller=false] [--requests=1] before/engine/target/classes after/engine/target/classes
  * </pre>
  *
  * Exit code 0 when every run delivered every segment in order, 1 otherwise, 2 for a bad argument.
@@ -46,7 +48,7 @@ public final class EngineAB {
         } catch (IllegalArgumentException e) {
             System.err.println("EngineAB: " + e.getMessage());
             System.err.println("usage: EngineAB [--rounds=N] [--warmup=N] [--segments=N] [--stages=N] [--workers=N]"
-                    + " [--refusals=P] [--virtual-caller=true|false] <engine classes dir> <engine classes dir>...");
+                    + " [--refusals=P] [--virtual-caller=true|false] [--requests=N] <engine classes dir> <engine classes dir>...");
             System.exit(2);
             return;
         }
@@ -61,6 +63,10 @@ public final class EngineAB {
     }
 
     private static void run(Options o) throws Exception {
+        if (o.requests > 1) {
+            runMany(o);
+            return;
+        }
         int n = o.engines.size();
         Method[] oneRequest = new Method[n];
         Object[] runners = new Object[n];
@@ -68,21 +74,7 @@ public final class EngineAB {
         for (int i = 0; i < n; i++) {
             ClassLoader loader = new ChildFirst("engine-" + i, o.engines.get(i));
             Class<?> runs = Class.forName(Runs.class.getName(), true, loader);
-            Class<?> orderly = Class.forName("dev.orderly.engine.Orderly", true, loader);
-            Class<?> configType = Class.forName("dev.orderly.api.EngineConfig", true, loader);
-            Object config = configType.getMethod("defaults").invoke(null);
-            if (o.refusals > 0) {
-                // As EngineCost's refusal scenario: a refused job redials at once, as the hand-written one does.
-                Object builder = configType.getMethod("builder").invoke(null);
-                builder.getClass().getMethod("refusedDelay", java.time.Duration.class)
-                        .invoke(builder, java.time.Duration.ZERO);
-                config = builder.getClass().getMethod("build").invoke(builder);
-            }
-            Object engine = orderly.getMethod("engine", configType).invoke(null, config);
-            Class<?> engineType = Class.forName("dev.orderly.api.Engine", true, loader);
-            Method wrap = runs.getDeclaredMethod("engine", engineType);
-            wrap.setAccessible(true);
-            runners[i] = wrap.invoke(null, engine);
+            runners[i] = engineRunner(loader, runs, o);
             Class<?> runnerType = Class.forName(Runs.Runner.class.getName(), true, loader);
             Class<?> planType = Class.forName("dev.orderly.api.RequestPlan", true, loader);
             oneRequest[i] = runs.getDeclaredMethod("oneRequest", runnerType, planType, double.class, boolean.class);
@@ -98,18 +90,28 @@ public final class EngineAB {
         double[][] rate = new double[n][o.rounds];
         double[][] cpu = new double[n][o.rounds];
         double[][] allocated = new double[n][o.rounds];
-        for (int round = -o.warmup; round < o.rounds; round++) {
+        Object onePlan = plan;
+        System.out.printf(Locale.ROOT, "%s%n", WarmUp.run(o.warmup, () -> {
+            for (int i = 0; i < n; i++) {
+                System.gc();
+                oneRequest[i].invoke(null, runners[i], onePlan, o.refusals, o.virtualCaller);
+            }
+        }));
+        long compiledBefore = WarmUp.compileMillis();
+        for (int round = 0; round < o.rounds; round++) {
             for (int k = 0; k < n; k++) {
-                int i = Math.floorMod(round, 2) == 0 ? k : n - 1 - k;
+                int i = round % 2 == 0 ? k : n - 1 - k;
+                // As in EngineCost: each run starts from a collected heap, so no run pays for another's garbage.
+                System.gc();
                 double[] figures = (double[]) oneRequest[i].invoke(null, runners[i], plan, o.refusals,
                         o.virtualCaller);
-                if (round >= 0) {
-                    rate[i][round] = figures[0];
-                    cpu[i][round] = figures[2];
-                    allocated[i][round] = figures[3];
-                }
+                rate[i][round] = figures[0];
+                cpu[i][round] = figures[2];
+                allocated[i][round] = figures[3];
             }
         }
+        System.out.printf(Locale.ROOT, "the JIT compiled %d ms during the measured rounds%n",
+                WarmUp.compileMillis() - compiledBefore);
         for (int i = 0; i < n; i++) {
             System.out.printf(Locale.ROOT, "engine %d (%s): rate %,.0f segments/s, CPU %.2f us/segment, allocated %.0f"
                     + " B/segment (medians)%n", i, o.engines.get(i), median(rate[i]), median(cpu[i]),
@@ -125,6 +127,90 @@ public final class EngineAB {
             System.out.printf(Locale.ROOT, "engine %d / engine 0, per round: CPU %.3f (%.3f-%.3f), rate %.3f"
                     + " (%.3f-%.3f) (medians, ranges)%n", i, median(cpuRatio), min(cpuRatio), max(cpuRatio),
                     median(rateRatio), min(rateRatio), max(rateRatio));
+        }
+        System.out.printf(Locale.ROOT, "load after: %s%n", LoadAverage.now());
+    }
+
+    /** The engine of {@code loader}'s build with the default config (refusals: redial at once), as a Runs.Runner. */
+    private static Object engineRunner(ClassLoader loader, Class<?> runs, Options o) throws Exception {
+        Class<?> orderly = Class.forName("dev.orderly.engine.Orderly", true, loader);
+        Class<?> configType = Class.forName("dev.orderly.api.EngineConfig", true, loader);
+        Object config = configType.getMethod("defaults").invoke(null);
+        if (o.refusals > 0) {
+            // As EngineCost's refusal scenario: a refused job redials at once, as the hand-written one does.
+            Object builder = configType.getMethod("builder").invoke(null);
+            builder.getClass().getMethod("refusedDelay", java.time.Duration.class)
+                    .invoke(builder, java.time.Duration.ZERO);
+            config = builder.getClass().getMethod("build").invoke(builder);
+        }
+        Object engine = orderly.getMethod("engine", configType).invoke(null, config);
+        Class<?> engineType = Class.forName("dev.orderly.api.Engine", true, loader);
+        Method wrap = runs.getDeclaredMethod("engine", engineType);
+        wrap.setAccessible(true);
+        return wrap.invoke(null, engine);
+    }
+
+    /** As {@link #run}, for {@code o.requests} requests at once: wall time, peak used heap and allocation. */
+    private static void runMany(Options o) throws Exception {
+        int n = o.engines.size();
+        Method[] manyRequests = new Method[n];
+        Object[] runners = new Object[n];
+        Object[] plans = new Object[n];
+        for (int i = 0; i < n; i++) {
+            ClassLoader loader = new ChildFirst("engine-" + i, o.engines.get(i));
+            Class<?> runs = Class.forName(Runs.class.getName(), true, loader);
+            runners[i] = engineRunner(loader, runs, o);
+            Class<?> runnerType = Class.forName(Runs.Runner.class.getName(), true, loader);
+            Class<?> planType = Class.forName("dev.orderly.api.RequestPlan", true, loader);
+            manyRequests[i] = runs.getDeclaredMethod("manyRequests", runnerType, int.class, planType);
+            manyRequests[i].setAccessible(true);
+            plans[i] = planType.getConstructor(long.class, long.class, int.class, int.class)
+                    .newInstance(0L, o.segments, o.stages, o.workers);
+        }
+        System.out.printf(Locale.ROOT, "JDK %s, %d CPU(s), orderly.scope=%s; %d rounds (after %d warm-up) of %,d"
+                + " requests at once of %,d segments, %d stage(s), %d workers; load %s%n", Runtime.version(),
+                Runtime.getRuntime().availableProcessors(), System.getProperty("orderly.scope", "auto"), o.rounds,
+                o.warmup, o.requests, o.segments, o.stages, o.workers, LoadAverage.now());
+        String[] names = {"wall", "peak used heap", "allocated"};
+        String[] units = {"ms", "MiB", "MiB"};
+        double[][][] figures = new double[n][names.length][o.rounds];
+        System.out.printf(Locale.ROOT, "%s%n", WarmUp.run(o.warmup, () -> {
+            for (int i = 0; i < n; i++) {
+                System.gc();
+                manyRequests[i].invoke(null, runners[i], o.requests, plans[i]);
+            }
+        }));
+        long compiledBefore = WarmUp.compileMillis();
+        for (int round = 0; round < o.rounds; round++) {
+            for (int k = 0; k < n; k++) {
+                int i = round % 2 == 0 ? k : n - 1 - k;
+                System.gc();
+                double[] measured = (double[]) manyRequests[i].invoke(null, runners[i], o.requests, plans[i]);
+                for (int f = 0; f < names.length; f++) {
+                    figures[i][f][round] = measured[f];
+                }
+            }
+        }
+        System.out.printf(Locale.ROOT, "the JIT compiled %d ms during the measured rounds%n",
+                WarmUp.compileMillis() - compiledBefore);
+        for (int i = 0; i < n; i++) {
+            StringBuilder line = new StringBuilder("engine " + i + " (" + o.engines.get(i) + "):");
+            for (int f = 0; f < names.length; f++) {
+                line.append(String.format(Locale.ROOT, " %s %.1f %s", names[f], median(figures[i][f]), units[f]));
+            }
+            System.out.println(line.append(" (medians)"));
+        }
+        for (int i = 1; i < n; i++) {
+            StringBuilder line = new StringBuilder("engine " + i + " / engine 0, per round:");
+            for (int f = 0; f < names.length; f++) {
+                double[] ratio = new double[o.rounds];
+                for (int r = 0; r < o.rounds; r++) {
+                    ratio[r] = figures[i][f][r] / figures[0][f][r];
+                }
+                line.append(String.format(Locale.ROOT, " %s %.3f (%.3f-%.3f)", names[f], median(ratio), min(ratio),
+                        max(ratio)));
+            }
+            System.out.println(line.append(" (medians, ranges)"));
         }
         System.out.printf(Locale.ROOT, "load after: %s%n", LoadAverage.now());
     }
@@ -187,7 +273,7 @@ public final class EngineAB {
 
     /** The command line, validated: each bad value is named. */
     private record Options(int rounds, int warmup, long segments, int stages, int workers, double refusals,
-            boolean virtualCaller, List<Path> engines) {
+            boolean virtualCaller, int requests, List<Path> engines) {
 
         static Options parse(String[] args) {
             int rounds = 16;
@@ -197,6 +283,7 @@ public final class EngineAB {
             int workers = 100;
             double refusals = 0;
             boolean virtualCaller = false;
+            int requests = 1;
             List<Path> engines = new ArrayList<>();
             for (String arg : args) {
                 if (!arg.startsWith("--")) {
@@ -220,6 +307,7 @@ public final class EngineAB {
                     case "segments" -> segments = whole(name, value, 1, Long.MAX_VALUE - 1);
                     case "stages" -> stages = (int) whole(name, value, 1, Integer.MAX_VALUE);
                     case "workers" -> workers = (int) whole(name, value, 1, Integer.MAX_VALUE);
+                    case "requests" -> requests = (int) whole(name, value, 1, Integer.MAX_VALUE);
                     case "refusals" -> {
                         try {
                             refusals = Double.parseDouble(value);
@@ -244,7 +332,8 @@ public final class EngineAB {
                 throw new IllegalArgumentException("name at least two engine classes directories, named "
                         + engines.size());
             }
-            return new Options(rounds, warmup, segments, stages, workers, refusals, virtualCaller, List.copyOf(engines));
+            return new Options(rounds, warmup, segments, stages, workers, refusals, virtualCaller, requests,
+                    List.copyOf(engines));
         }
 
         private static long whole(String name, String value, long min, long max) {
