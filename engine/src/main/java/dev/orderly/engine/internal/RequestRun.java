@@ -41,7 +41,7 @@ final class RequestRun {
     private final JobPermits permits;
     private final Scheduler scheduler;
     private final DialGate gate;
-    private final RunningJobs running = new RunningJobs();
+    private final RunningJobs running;
     private final JobRunner runner;
     private final OutputWalker walker;
     private final RequestScope scope;
@@ -62,6 +62,7 @@ final class RequestRun {
         // JFR events are derived from the listener events, so the launch queue's paths carry no JFR code.
         this.listener = new JfrListener(id, safe);
         this.lookahead = Scheduler.lookahead(config.lookaheadFactor(), plan.workers());
+        this.running = new RunningJobs(lookahead, plan.stages());
         this.permits = permits;
         this.scheduler = new Scheduler(plan, lookahead, request.resume(), permits);
         this.gate = config.ordered()

@@ -3,8 +3,6 @@ package dev.orderly.engine.internal;
 import com.google.errorprone.annotations.concurrent.GuardedBy;
 import dev.orderly.api.JobKey;
 import dev.orderly.api.Tier2Call;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
@@ -16,18 +14,27 @@ import org.slf4j.LoggerFactory;
  * worker of the request nor a slot on a tier2, nor keep a finished request from returning.
  *
  * <p>Invariants: at most one {@link Handle} per unit (one live job per key); a handle is in the map from the job's
- * start to its end. Thread-safe: the map is concurrent and each handle guards its own fields with its lock.
+ * start to its end. Thread-safe: the map ({@link UnitSlots}, a slot per unit of the look-ahead window) is concurrent
+ * and each handle guards its own fields with its lock.
  */
 final class RunningJobs {
 
     private static final Logger LOG = LoggerFactory.getLogger(RunningJobs.class);
 
-    private final Map<JobKey, Handle> jobs = new ConcurrentHashMap<>();
+    private final UnitSlots<Handle> jobs;
+
+    /**
+     * @param lookahead the segments of the request's look-ahead window, in which its jobs run
+     * @param stages the stages of the request's plan
+     */
+    RunningJobs(long lookahead, int stages) {
+        this.jobs = new UnitSlots<>(lookahead, stages, handle -> handle.key);
+    }
 
     /** Registers the job of {@code key} running on the calling thread; call before its first dial. */
     Handle start(JobKey key) {
         Handle handle = new Handle(key, Thread.currentThread());
-        Handle previous = jobs.putIfAbsent(key, handle);
+        Handle previous = jobs.putIfAbsent(handle);
         if (previous != null) {
             throw new IllegalStateException(key + " already has a running job");
         }
@@ -41,7 +48,7 @@ final class RunningJobs {
      */
     void end(Handle handle) {
         handle.end();
-        jobs.remove(handle.key, handle);
+        jobs.remove(handle);
     }
 
     /**
@@ -56,23 +63,23 @@ final class RunningJobs {
 
     /**
      * The highest job in launch order that is not on a tier2 (queued, dialing or sitting out a delay) gives its
-     * worker up, as {@link #withdraw} says; returns its unit, or null if every running job is on a tier2. Costs one
-     * look at each running job (at most the request's workers); called only when the client's segment is re-run with
-     * every worker taken.
+     * worker up, as {@link #withdraw} says; returns its unit, or null if every running job is on a tier2. Called only
+     * when the client's segment is re-run with every worker taken, which can afford a look at every slot of the
+     * window (its look-ahead times its stages, at most {@link UnitSlots#MAX_SLOTS}).
      */
     JobKey withdrawHighestWaiting() {
         while (true) {
-            Handle highest = null;
-            for (Handle handle : jobs.values()) {
-                if (handle.mayBeWithdrawn() && (highest == null || handle.key.compareTo(highest.key) > 0)) {
-                    highest = handle;
+            Handle[] highest = new Handle[1];
+            jobs.forEach(handle -> {
+                if (handle.mayBeWithdrawn() && (highest[0] == null || handle.key.compareTo(highest[0].key) > 0)) {
+                    highest[0] = handle;
                 }
-            }
-            if (highest == null) {
+            });
+            if (highest[0] == null) {
                 return null;
             }
-            if (highest.withdraw()) {
-                return highest.key;
+            if (highest[0].withdraw()) {
+                return highest[0].key;
             }
             // It got in (or ended) since we looked: look again, the next one may still be waiting.
         }
@@ -84,7 +91,7 @@ final class RunningJobs {
      */
     void cancelCoveredBy(JobKey done) {
         for (int stage = 0; stage < done.stage(); stage++) {
-            Handle handle = jobs.get(new JobKey(done.segment(), stage));
+            Handle handle = jobs.get(done.segment(), stage);
             if (handle != null) {
                 handle.cancel();
             }

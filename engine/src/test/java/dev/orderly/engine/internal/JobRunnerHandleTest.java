@@ -38,7 +38,7 @@ class JobRunnerHandleTest {
         }
     };
 
-    private final RunningJobs running = new RunningJobs();
+    private final RunningJobs running = new RunningJobs(16, 4);
     private final AtomicInteger dials = new AtomicInteger();
 
     @AfterEach

@@ -23,7 +23,7 @@ class RunningJobsTest {
 
     @Test
     void aCoveredJobWithNoCallIsInterrupted() {
-        RunningJobs running = new RunningJobs();
+        RunningJobs running = new RunningJobs(16, 4);
         RunningJobs.Handle handle = running.start(COVERED);
         running.cancelCoveredBy(new JobKey(3, 1));
         assertTrue(Thread.interrupted(), "the covered job's thread was interrupted");
@@ -33,7 +33,7 @@ class RunningJobsTest {
 
     @Test
     void aJobThatHasEndedIsNeverInterrupted() {
-        RunningJobs running = new RunningJobs();
+        RunningJobs running = new RunningJobs(16, 4);
         RunningJobs.Handle handle = running.start(COVERED);
         running.end(handle);
 
@@ -44,10 +44,27 @@ class RunningJobsTest {
 
     @Test
     void aUnitHasOneRunningJobAtATime() {
-        RunningJobs running = new RunningJobs();
+        RunningJobs running = new RunningJobs(16, 4);
         RunningJobs.Handle first = running.start(COVERED);
         assertThrows(IllegalStateException.class, () -> running.start(COVERED));
         running.end(first);
         running.end(running.start(COVERED));
+    }
+
+    @Test
+    void jobsWhoseUnitsShareASlotAreEachFoundCancelledAndEnded() {
+        // A window of one segment: segment 4's units take the slots segment 3's still hold, as a covered lower stage
+        // still alive after its segment was delivered would.
+        RunningJobs running = new RunningJobs(1, 2);
+        RunningJobs.Handle lingering = running.start(COVERED);
+        RunningJobs.Handle next = running.start(new JobKey(4, 0));
+        running.cancelCoveredBy(new JobKey(4, 1));
+        assertTrue(Thread.interrupted(), "the job of (4, 0) was interrupted");
+        assertTrue(next.cancelled());
+        assertFalse(lingering.cancelled(), "the job in the slot is another unit's");
+        running.end(next);
+        assertThrows(IllegalStateException.class, () -> running.start(COVERED));
+        running.end(lingering);
+        running.end(running.start(new JobKey(4, 0)));
     }
 }

@@ -28,7 +28,7 @@ class RunningJobsWithdrawalTest {
     private static final JobKey MIDDLE = new JobKey(2, 0);
     private static final JobKey HIGH = new JobKey(2, 1);
 
-    private final RunningJobs running = new RunningJobs();
+    private final RunningJobs running = new RunningJobs(16, 4);
 
     @AfterEach
     void clearTheInterrupt() {
