@@ -67,6 +67,11 @@ final class UnitSlots<V> {
         return slots.length();
     }
 
+    /** Diagnostic: how many values are in the overflow map now (none while every unit has a slot of its own). */
+    int overflowCount() {
+        return overflow.size();
+    }
+
     /**
      * Puts {@code value} for its unit unless the unit has a value; returns that value, or null when {@code value} was
      * put.
@@ -105,11 +110,9 @@ final class UnitSlots<V> {
         int i = slot(segment, stage);
         if (i >= 0) {
             V there = slots.get(i);
-            if (there != null) {
-                JobKey key = keyOf.apply(there);
-                if (key.segment() == segment && key.stage() == stage) {
-                    return there;
-                }
+            // The slot fixes the stage: only the segment can differ.
+            if (there != null && keyOf.apply(there).segment() == segment) {
+                return there;
             }
         }
         return overflow.isEmpty() ? null : overflow.get(new JobKey(segment, stage));

@@ -66,6 +66,7 @@ class UnitSlotsTest {
                 assertNull(map.putIfAbsent(job));
             }
         }
+        assertEquals(0, map.overflowCount(), "the units of one window never share a slot");
         for (Job job : jobs) {
             assertSame(job, map.get(job.key()));
             assertSame(job, map.get(job.key().segment(), job.key().stage()));
@@ -84,7 +85,9 @@ class UnitSlotsTest {
         Job lingering = new Job(3, 0);
         Job late = new Job(7, 0); // the same slot: 7 mod 4 = 3
         assertNull(map.putIfAbsent(lingering));
+        assertEquals(0, map.overflowCount());
         assertNull(map.putIfAbsent(late));
+        assertEquals(1, map.overflowCount(), "the later unit of a shared slot goes to the overflow map");
         assertSame(lingering, map.get(3, 0));
         assertSame(late, map.get(7, 0));
 
@@ -96,7 +99,9 @@ class UnitSlotsTest {
         assertSame(next, map.get(11, 0));
         assertSame(late, map.get(7, 0));
 
+        assertEquals(1, map.overflowCount(), "the third unit took the free slot");
         assertTrue(map.remove(late));
+        assertEquals(0, map.overflowCount());
         assertNull(map.get(7, 0));
         assertTrue(map.remove(next));
         assertNull(map.get(11, 0));
@@ -120,6 +125,7 @@ class UnitSlotsTest {
         UnitSlots<Job> map = slots(2, 100);
         Job high = new Job(0, 80);
         assertNull(map.putIfAbsent(high));
+        assertEquals(1, map.overflowCount());
         assertSame(high, map.get(high.key()));
         assertSame(high, map.putIfAbsent(new Job(0, 80)));
         List<Job> seen = new ArrayList<>();
@@ -127,6 +133,20 @@ class UnitSlotsTest {
         assertEquals(List.of(high), seen);
         assertTrue(map.remove(high));
         assertNull(map.get(0, 80));
+
+        // Stage 63 is the last with a slot, 64 the first without: each is kept and found apart from its neighbours.
+        UnitSlots<Job> edge = slots(2, 65);
+        Job last = new Job(1, 63);
+        Job first = new Job(1, 64);
+        Job next = new Job(0, 0);
+        assertNull(edge.putIfAbsent(last));
+        assertNull(edge.putIfAbsent(first));
+        assertNull(edge.putIfAbsent(next));
+        assertSame(last, edge.get(1, 63));
+        assertSame(first, edge.get(1, 64));
+        assertSame(next, edge.get(0, 0));
+        assertEquals(128, edge.slotCount());
+        assertEquals(1, edge.overflowCount(), "only stage 64 has no slot");
     }
 
     @Test
