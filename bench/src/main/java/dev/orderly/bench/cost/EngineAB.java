@@ -82,7 +82,7 @@ public final class EngineAB {
             plan = planType.getConstructor(long.class, long.class, int.class, int.class)
                     .newInstance(0L, o.segments, o.stages, o.workers);
         }
-        System.out.printf(Locale.ROOT, "JDK %s, %d CPU(s), orderly.scope=%s; %d rounds (after %d warm-up) of %,d"
+        System.out.printf(Locale.ROOT, "JDK %s, %d CPU(s), orderly.scope=%s; %d rounds (after at least %d warm-up) of %,d"
                 + " segments, %d stage(s), %d workers, refusals %.2f, caller on a %s thread; load %s%n",
                 Runtime.version(), Runtime.getRuntime().availableProcessors(),
                 System.getProperty("orderly.scope", "auto"), o.rounds, o.warmup, o.segments, o.stages, o.workers,
@@ -167,7 +167,7 @@ public final class EngineAB {
             plans[i] = planType.getConstructor(long.class, long.class, int.class, int.class)
                     .newInstance(0L, o.segments, o.stages, o.workers);
         }
-        System.out.printf(Locale.ROOT, "JDK %s, %d CPU(s), orderly.scope=%s; %d rounds (after %d warm-up) of %,d"
+        System.out.printf(Locale.ROOT, "JDK %s, %d CPU(s), orderly.scope=%s; %d rounds (after at least %d warm-up) of %,d"
                 + " requests at once of %,d segments, %d stage(s), %d workers; load %s%n", Runtime.version(),
                 Runtime.getRuntime().availableProcessors(), System.getProperty("orderly.scope", "auto"), o.rounds,
                 o.warmup, o.requests, o.segments, o.stages, o.workers, LoadAverage.now());
