@@ -72,15 +72,10 @@ public final class EngineAB {
         Object[] runners = new Object[n];
         Object plan = null;
         for (int i = 0; i < n; i++) {
-            ClassLoader loader = new ChildFirst("engine-" + i, o.engines.get(i));
-            Class<?> runs = Class.forName(Runs.class.getName(), true, loader);
-            runners[i] = engineRunner(loader, runs, o);
-            Class<?> runnerType = Class.forName(Runs.Runner.class.getName(), true, loader);
-            Class<?> planType = Class.forName("dev.orderly.api.RequestPlan", true, loader);
-            oneRequest[i] = runs.getDeclaredMethod("oneRequest", runnerType, planType, double.class, boolean.class);
-            oneRequest[i].setAccessible(true);
-            plan = planType.getConstructor(long.class, long.class, int.class, int.class)
-                    .newInstance(0L, o.segments, o.stages, o.workers);
+            Build build = Build.load(o, i, false);
+            oneRequest[i] = build.run();
+            runners[i] = build.runner();
+            plan = build.plan();
         }
         System.out.printf(Locale.ROOT, "JDK %s, %d CPU(s), orderly.scope=%s; %d rounds (after at least %d warm-up) of %,d"
                 + " segments, %d stage(s), %d workers, refusals %.2f, caller on a %s thread; load %s%n",
@@ -131,6 +126,26 @@ public final class EngineAB {
         System.out.printf(Locale.ROOT, "load after: %s%n", LoadAverage.now());
     }
 
+    /**
+     * One engine build, loaded by a class loader of its own: its runner, the {@link Runs} method that times it
+     * ({@code oneRequest}, or {@code manyRequests} when {@code many}) and its plan, each of the build's own classes.
+     */
+    private record Build(Object runner, Method run, Object plan) {
+
+        static Build load(Options o, int i, boolean many) throws Exception {
+            ClassLoader loader = new ChildFirst("engine-" + i, o.engines.get(i));
+            Class<?> runs = Class.forName(Runs.class.getName(), true, loader);
+            Class<?> runnerType = Class.forName(Runs.Runner.class.getName(), true, loader);
+            Class<?> planType = Class.forName("dev.orderly.api.RequestPlan", true, loader);
+            Method run = many ? runs.getDeclaredMethod("manyRequests", runnerType, int.class, planType)
+                    : runs.getDeclaredMethod("oneRequest", runnerType, planType, double.class, boolean.class);
+            run.setAccessible(true);
+            Object plan = planType.getConstructor(long.class, long.class, int.class, int.class)
+                    .newInstance(0L, o.segments, o.stages, o.workers);
+            return new Build(engineRunner(loader, runs, o), run, plan);
+        }
+    }
+
     /** The engine of {@code loader}'s build with the default config (refusals: redial at once), as a Runs.Runner. */
     private static Object engineRunner(ClassLoader loader, Class<?> runs, Options o) throws Exception {
         Class<?> orderly = Class.forName("dev.orderly.engine.Orderly", true, loader);
@@ -157,15 +172,10 @@ public final class EngineAB {
         Object[] runners = new Object[n];
         Object[] plans = new Object[n];
         for (int i = 0; i < n; i++) {
-            ClassLoader loader = new ChildFirst("engine-" + i, o.engines.get(i));
-            Class<?> runs = Class.forName(Runs.class.getName(), true, loader);
-            runners[i] = engineRunner(loader, runs, o);
-            Class<?> runnerType = Class.forName(Runs.Runner.class.getName(), true, loader);
-            Class<?> planType = Class.forName("dev.orderly.api.RequestPlan", true, loader);
-            manyRequests[i] = runs.getDeclaredMethod("manyRequests", runnerType, int.class, planType);
-            manyRequests[i].setAccessible(true);
-            plans[i] = planType.getConstructor(long.class, long.class, int.class, int.class)
-                    .newInstance(0L, o.segments, o.stages, o.workers);
+            Build build = Build.load(o, i, true);
+            manyRequests[i] = build.run();
+            runners[i] = build.runner();
+            plans[i] = build.plan();
         }
         System.out.printf(Locale.ROOT, "JDK %s, %d CPU(s), orderly.scope=%s; %d rounds (after at least %d warm-up) of %,d"
                 + " requests at once of %,d segments, %d stage(s), %d workers; load %s%n", Runtime.version(),
