@@ -18,9 +18,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * engine/target/classes} directory of some commit) are loaded by a class loader of their own, with this module's
  * benchmark classes, and the same one-request run ({@link Runs#oneRequest}) is timed on each in turn, the order
  * reversed every round, after warm-up rounds until the JIT is quiet ({@link WarmUp}). Prints each engine's medians
- * and, for each engine after the first, the median of its per-round CPU ratio to the first. With {@code --requests=N} (N above 1) the run timed is {@link Runs#manyRequests}
- * instead: N requests of the plan at once, each on its own virtual thread, and the figures are the wall time, the
- * peak used heap and the bytes allocated.
+ * and, for each engine after the first, the median of its per-round CPU ratio to the first. With {@code
+ * --requests=N} (N above 1) the run timed is {@link Runs#manyRequests} instead: N requests of the plan at once, each
+ * on its own virtual thread, and the figures are the wall time, the peak used heap and the bytes allocated.
  *
  * <p>Why one JVM: the JVMs of two separate runs differ by more than a change of a few per cent (JIT decisions, the
  * machine's load when each ran); rounds interleaved in one JVM see the same machine. Each loader has its own copy of
@@ -48,7 +48,8 @@ public final class EngineAB {
         } catch (IllegalArgumentException e) {
             System.err.println("EngineAB: " + e.getMessage());
             System.err.println("usage: EngineAB [--rounds=N] [--warmup=N] [--segments=N] [--stages=N] [--workers=N]"
-                    + " [--refusals=P] [--virtual-caller=true|false] [--requests=N] <engine classes dir> <engine classes dir>...");
+                    + " [--refusals=P] [--virtual-caller=true|false] [--requests=N] <engine classes dir>"
+                    + " <engine classes dir>...");
             System.exit(2);
             return;
         }
@@ -68,28 +69,22 @@ public final class EngineAB {
             return;
         }
         int n = o.engines.size();
-        Method[] oneRequest = new Method[n];
-        Object[] runners = new Object[n];
-        Object plan = null;
+        Build[] builds = new Build[n];
         for (int i = 0; i < n; i++) {
-            Build build = Build.load(o, i, false);
-            oneRequest[i] = build.run();
-            runners[i] = build.runner();
-            plan = build.plan();
+            builds[i] = Build.load(o, i, false);
         }
-        System.out.printf(Locale.ROOT, "JDK %s, %d CPU(s), orderly.scope=%s; %d rounds (after at least %d warm-up) of %,d"
-                + " segments, %d stage(s), %d workers, refusals %.2f, caller on a %s thread; load %s%n",
+        System.out.printf(Locale.ROOT, "JDK %s, %d CPU(s), orderly.scope=%s; %d rounds (after at least %d warm-up)"
+                + " of %,d segments, %d stage(s), %d workers, refusals %.2f, caller on a %s thread; load %s%n",
                 Runtime.version(), Runtime.getRuntime().availableProcessors(),
                 System.getProperty("orderly.scope", "auto"), o.rounds, o.warmup, o.segments, o.stages, o.workers,
                 o.refusals, o.virtualCaller ? "virtual" : "platform", LoadAverage.now());
         double[][] rate = new double[n][o.rounds];
         double[][] cpu = new double[n][o.rounds];
         double[][] allocated = new double[n][o.rounds];
-        Object onePlan = plan;
         System.out.printf(Locale.ROOT, "%s%n", WarmUp.run(o.warmup, () -> {
             for (int i = 0; i < n; i++) {
                 System.gc();
-                oneRequest[i].invoke(null, runners[i], onePlan, o.refusals, o.virtualCaller);
+                builds[i].oneRequest(o);
             }
         }));
         long compiledBefore = WarmUp.compileMillis();
@@ -98,8 +93,7 @@ public final class EngineAB {
                 int i = round % 2 == 0 ? k : n - 1 - k;
                 // As in EngineCost: each run starts from a collected heap, so no run pays for another's garbage.
                 System.gc();
-                double[] figures = (double[]) oneRequest[i].invoke(null, runners[i], plan, o.refusals,
-                        o.virtualCaller);
+                double[] figures = builds[i].oneRequest(o);
                 rate[i][round] = figures[0];
                 cpu[i][round] = figures[2];
                 allocated[i][round] = figures[3];
@@ -144,6 +138,16 @@ public final class EngineAB {
                     .newInstance(0L, o.segments, o.stages, o.workers);
             return new Build(engineRunner(loader, runs, o), run, plan);
         }
+
+        /** One request of the plan ({@link Runs#oneRequest}); its figures. */
+        double[] oneRequest(Options o) throws ReflectiveOperationException {
+            return (double[]) run.invoke(null, runner, plan, o.refusals, o.virtualCaller);
+        }
+
+        /** {@code o.requests} requests of the plan at once ({@link Runs#manyRequests}); their figures. */
+        double[] manyRequests(Options o) throws ReflectiveOperationException {
+            return (double[]) run.invoke(null, runner, o.requests, plan);
+        }
     }
 
     /** The engine of {@code loader}'s build with the default config (refusals: redial at once), as a Runs.Runner. */
@@ -168,17 +172,12 @@ public final class EngineAB {
     /** As {@link #run}, for {@code o.requests} requests at once: wall time, peak used heap and allocation. */
     private static void runMany(Options o) throws Exception {
         int n = o.engines.size();
-        Method[] manyRequests = new Method[n];
-        Object[] runners = new Object[n];
-        Object[] plans = new Object[n];
+        Build[] builds = new Build[n];
         for (int i = 0; i < n; i++) {
-            Build build = Build.load(o, i, true);
-            manyRequests[i] = build.run();
-            runners[i] = build.runner();
-            plans[i] = build.plan();
+            builds[i] = Build.load(o, i, true);
         }
-        System.out.printf(Locale.ROOT, "JDK %s, %d CPU(s), orderly.scope=%s; %d rounds (after at least %d warm-up) of %,d"
-                + " requests at once of %,d segments, %d stage(s), %d workers; load %s%n", Runtime.version(),
+        System.out.printf(Locale.ROOT, "JDK %s, %d CPU(s), orderly.scope=%s; %d rounds (after at least %d warm-up)"
+                + " of %,d requests at once of %,d segments, %d stage(s), %d workers; load %s%n", Runtime.version(),
                 Runtime.getRuntime().availableProcessors(), System.getProperty("orderly.scope", "auto"), o.rounds,
                 o.warmup, o.requests, o.segments, o.stages, o.workers, LoadAverage.now());
         String[] names = {"wall", "peak used heap", "allocated"};
@@ -187,7 +186,7 @@ public final class EngineAB {
         System.out.printf(Locale.ROOT, "%s%n", WarmUp.run(o.warmup, () -> {
             for (int i = 0; i < n; i++) {
                 System.gc();
-                manyRequests[i].invoke(null, runners[i], o.requests, plans[i]);
+                builds[i].manyRequests(o);
             }
         }));
         long compiledBefore = WarmUp.compileMillis();
@@ -195,7 +194,7 @@ public final class EngineAB {
             for (int k = 0; k < n; k++) {
                 int i = round % 2 == 0 ? k : n - 1 - k;
                 System.gc();
-                double[] measured = (double[]) manyRequests[i].invoke(null, runners[i], o.requests, plans[i]);
+                double[] measured = builds[i].manyRequests(o);
                 for (int f = 0; f < names.length; f++) {
                     figures[i][f][round] = measured[f];
                 }

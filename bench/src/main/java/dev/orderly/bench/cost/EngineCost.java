@@ -33,8 +33,8 @@ import java.util.Map;
  * -Dorderly.scope=threads} (and without {@code --enable-preview}) for {@code one-stage}, {@code two-stages}, {@code
  * virtual-caller} and {@code small-requests}. {@code --engine-only=true} runs the engine's side of the two-sided
  * scenarios only (for a profile of the engine alone); at least {@code --warmup} rounds are run before the measured
- * ones, and more until the JIT is quiet ({@link WarmUp}). Exit code 0 when every run delivered every segment in order, 1
- * otherwise, 2 for a bad argument.
+ * ones, and more until the JIT is quiet ({@link WarmUp}). Exit code 0 when every run delivered every segment in
+ * order, 1 otherwise, 2 for a bad argument.
  */
 public final class EngineCost {
 
