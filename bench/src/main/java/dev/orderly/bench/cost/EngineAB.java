@@ -69,38 +69,17 @@ public final class EngineAB {
             return;
         }
         int n = o.engines.size();
-        Build[] builds = new Build[n];
-        for (int i = 0; i < n; i++) {
-            builds[i] = Build.load(o, i, false);
-        }
+        Build[] builds = Build.loadAll(o, false);
         System.out.printf(Locale.ROOT, "JDK %s, %d CPU(s), orderly.scope=%s; %d rounds (after at least %d warm-up)"
                 + " of %,d segments, %d stage(s), %d workers, refusals %.2f, caller on a %s thread; load %s%n",
                 Runtime.version(), Runtime.getRuntime().availableProcessors(),
                 System.getProperty("orderly.scope", "auto"), o.rounds, o.warmup, o.segments, o.stages, o.workers,
                 o.refusals, o.virtualCaller ? "virtual" : "platform", LoadAverage.now());
-        double[][] rate = new double[n][o.rounds];
-        double[][] cpu = new double[n][o.rounds];
-        double[][] allocated = new double[n][o.rounds];
-        System.out.printf(Locale.ROOT, "%s%n", WarmUp.run(o.warmup, () -> {
-            for (int i = 0; i < n; i++) {
-                System.gc();
-                builds[i].oneRequest(o);
-            }
-        }));
-        long compiledBefore = WarmUp.compileMillis();
-        for (int round = 0; round < o.rounds; round++) {
-            for (int k = 0; k < n; k++) {
-                int i = round % 2 == 0 ? k : n - 1 - k;
-                // As in EngineCost: each run starts from a collected heap, so no run pays for another's garbage.
-                System.gc();
-                double[] figures = builds[i].oneRequest(o);
-                rate[i][round] = figures[0];
-                cpu[i][round] = figures[2];
-                allocated[i][round] = figures[3];
-            }
-        }
-        System.out.printf(Locale.ROOT, "the JIT compiled %d ms during the measured rounds%n",
-                WarmUp.compileMillis() - compiledBefore);
+        // Runs.oneRequest's figures: rate, dials per segment, CPU, allocation.
+        double[][][] figures = interleaved(o, builds, build -> build.oneRequest(o));
+        double[][] rate = figures[0];
+        double[][] cpu = figures[2];
+        double[][] allocated = figures[3];
         for (int i = 0; i < n; i++) {
             System.out.printf(Locale.ROOT, "engine %d (%s): rate %,.0f segments/s, CPU %.2f us/segment, allocated %.0f"
                     + " B/segment (medians)%n", i, o.engines.get(i), median(rate[i]), median(cpu[i]),
@@ -125,6 +104,15 @@ public final class EngineAB {
      * ({@code oneRequest}, or {@code manyRequests} when {@code many}) and its plan, each of the build's own classes.
      */
     private record Build(Object runner, Method run, Object plan) {
+
+        /** Every build the command line names, in its order. */
+        static Build[] loadAll(Options o, boolean many) throws Exception {
+            Build[] builds = new Build[o.engines.size()];
+            for (int i = 0; i < builds.length; i++) {
+                builds[i] = load(o, i, many);
+            }
+            return builds;
+        }
 
         static Build load(Options o, int i, boolean many) throws Exception {
             ClassLoader loader = new ChildFirst("engine-" + i, o.engines.get(i));
@@ -169,43 +157,61 @@ public final class EngineAB {
         return wrap.invoke(null, engine);
     }
 
+    /** One timed run of a build; its figures. */
+    @FunctionalInterface
+    private interface Timed {
+        double[] run(Build build) throws ReflectiveOperationException;
+    }
+
+    /**
+     * Warms the builds up until the JIT is quiet, then times {@code o.rounds} rounds of {@code timed} on each, the
+     * order reversed every round, each run from a collected heap (as in EngineCost, so no run pays for another's
+     * garbage); prints the warm-up and what the JIT compiled meanwhile. Returns figure f of build i in round r at
+     * {@code [f][i][r]}.
+     */
+    private static double[][][] interleaved(Options o, Build[] builds, Timed timed) throws Exception {
+        int n = builds.length;
+        System.out.printf(Locale.ROOT, "%s%n", WarmUp.run(o.warmup, () -> {
+            for (Build build : builds) {
+                System.gc();
+                timed.run(build);
+            }
+        }));
+        long compiledBefore = WarmUp.compileMillis();
+        double[][][] figures = null;
+        for (int round = 0; round < o.rounds; round++) {
+            for (int k = 0; k < n; k++) {
+                int i = round % 2 == 0 ? k : n - 1 - k;
+                System.gc();
+                double[] measured = timed.run(builds[i]);
+                if (figures == null) {
+                    figures = new double[measured.length][n][o.rounds];
+                }
+                for (int f = 0; f < measured.length; f++) {
+                    figures[f][i][round] = measured[f];
+                }
+            }
+        }
+        System.out.printf(Locale.ROOT, "the JIT compiled %d ms during the measured rounds%n",
+                WarmUp.compileMillis() - compiledBefore);
+        return figures;
+    }
+
     /** As {@link #run}, for {@code o.requests} requests at once: wall time, peak used heap and allocation. */
     private static void runMany(Options o) throws Exception {
         int n = o.engines.size();
-        Build[] builds = new Build[n];
-        for (int i = 0; i < n; i++) {
-            builds[i] = Build.load(o, i, true);
-        }
+        Build[] builds = Build.loadAll(o, true);
         System.out.printf(Locale.ROOT, "JDK %s, %d CPU(s), orderly.scope=%s; %d rounds (after at least %d warm-up)"
                 + " of %,d requests at once of %,d segments, %d stage(s), %d workers; load %s%n", Runtime.version(),
                 Runtime.getRuntime().availableProcessors(), System.getProperty("orderly.scope", "auto"), o.rounds,
                 o.warmup, o.requests, o.segments, o.stages, o.workers, LoadAverage.now());
         String[] names = {"wall", "peak used heap", "allocated"};
         String[] units = {"ms", "MiB", "MiB"};
-        double[][][] figures = new double[n][names.length][o.rounds];
-        System.out.printf(Locale.ROOT, "%s%n", WarmUp.run(o.warmup, () -> {
-            for (int i = 0; i < n; i++) {
-                System.gc();
-                builds[i].manyRequests(o);
-            }
-        }));
-        long compiledBefore = WarmUp.compileMillis();
-        for (int round = 0; round < o.rounds; round++) {
-            for (int k = 0; k < n; k++) {
-                int i = round % 2 == 0 ? k : n - 1 - k;
-                System.gc();
-                double[] measured = builds[i].manyRequests(o);
-                for (int f = 0; f < names.length; f++) {
-                    figures[i][f][round] = measured[f];
-                }
-            }
-        }
-        System.out.printf(Locale.ROOT, "the JIT compiled %d ms during the measured rounds%n",
-                WarmUp.compileMillis() - compiledBefore);
+        double[][][] figures = interleaved(o, builds, build -> build.manyRequests(o));
         for (int i = 0; i < n; i++) {
             StringBuilder line = new StringBuilder("engine " + i + " (" + o.engines.get(i) + "):");
             for (int f = 0; f < names.length; f++) {
-                line.append(String.format(Locale.ROOT, " %s %.1f %s", names[f], median(figures[i][f]), units[f]));
+                line.append(String.format(Locale.ROOT, " %s %.1f %s", names[f], median(figures[f][i]), units[f]));
             }
             System.out.println(line.append(" (medians)"));
         }
@@ -214,7 +220,7 @@ public final class EngineAB {
             for (int f = 0; f < names.length; f++) {
                 double[] ratio = new double[o.rounds];
                 for (int r = 0; r < o.rounds; r++) {
-                    ratio[r] = figures[i][f][r] / figures[0][f][r];
+                    ratio[r] = figures[f][i][r] / figures[f][0][r];
                 }
                 line.append(String.format(Locale.ROOT, " %s %.3f (%.3f-%.3f)", names[f], median(ratio), min(ratio),
                         max(ratio)));
