@@ -40,6 +40,22 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>There is one owner thread waiting on {@code launchable} and one walker waiting on {@code outputReady}, so a
  * single {@code signal()} reaches the one thread that can act. This class is thread-safe.
  */
+/*
+ * Deliveries the board learns of late. The walker is the request's one serial path: with short jobs every job's end
+ * takes this lock, and a walker that queued for it at each delivery set the pace of the whole request. So the walker
+ * records each delivery in clientAt (a volatile only it writes) and takes the lock only when it is free at once
+ * (tryLock), when the board would fall more than maxDeferred segments behind the client, for the last segment, or
+ * while the owner waits to launch. Any thread that takes the lock first applies what the walker recorded
+ * (applyDeliveries), and every unlock() looks again after releasing it, so a delivery recorded while another thread
+ * held the lock is applied by that thread: the walker writes clientAt then reads the lock's state, a holder writes
+ * the state (unlock) then reads clientAt, and of two such volatile pairs one always sees the other's write. The owner
+ * does the same with ownerWaiting before it waits on launchable, which releases the lock without unlock().
+ *
+ * So the board's reading may trail the client's by at most maxDeferred segments, and only while the lock is held by
+ * others: the window is then that much smaller, never larger. The walker still knows which outputs are ready without
+ * the lock: readyEnd is the board's last-stage frontier, and only the walker can make a ready output not ready (a
+ * re-run, which applies every delivery first).
+ */
 final class Scheduler {
 
     private final ReentrantLock lock = new ReentrantLock();
@@ -59,13 +75,22 @@ final class Scheduler {
     // Written under the lock, only ever from false to true; volatile for isNeededByItsJob, which reads them without it.
     private volatile boolean stopped;
     private volatile boolean failed;
-    // board.reading(), written under the lock with each delivery and read without it by reading(): a job asks at every
-    // dial, and one volatile read is what a lock round trip would give it (the value at one moment)
+    // board.reading(), written under the lock whenever it moves: the segment the board has seen delivered up to
     private volatile long reading;
-    // The client's segment while its output is ready (its last stage DONE), else NONE_READY: written under the lock
-    // in changed(), after every change of the board that can move it; awaitOutput reads it without the lock.
-    private volatile long outputReadyFor = NONE_READY;
-    private static final long NONE_READY = -1;
+    // The client's segment: every segment before it was delivered. Written by the walker only, without the lock; the
+    // board catches up with it in applyDeliveries (see the note above). A job reads it at every dial.
+    private volatile long clientAt;
+    // The board's last-stage frontier: every segment from reading up to it has its output ready. Written under the lock
+    // in changed(); awaitOutput reads it without the lock.
+    private volatile long readyEnd;
+    // True while the owner is about to wait, or waits, on launchable: a delivery is then never left to others.
+    private volatile boolean ownerWaiting;
+    // How far the board may trail the client: a sixteenth of the look-ahead, at most MAX_DEFERRED (0: never)
+    private final long maxDeferred;
+    private final long endSegment;
+
+    /** The most deliveries the board may trail the client by, whatever the look-ahead. */
+    static final int MAX_DEFERRED = 32;
 
     /**
      * @param plan the request's segments, stages and workers
@@ -94,15 +119,21 @@ final class Scheduler {
         this.lastStage = plan.lastStage();
         this.board = new UnitBoard(plan, lookahead, resume, lock);
         this.reading = plan.startSegment();
+        this.clientAt = plan.startSegment();
+        this.readyEnd = plan.startSegment();
+        this.endSegment = plan.endSegment();
+        this.maxDeferred = Math.min(lookahead / 16, MAX_DEFERRED);
     }
 
     /** With resume, the next segment of the look-ahead window to look up in the store, or -1 if none. */
     long segmentToCheck() {
         lock.lock();
         try {
+            applyDeliveries();
             return board.segmentToCheck();
         } finally {
             lock.unlock();
+            afterUnlock();
         }
     }
 
@@ -110,10 +141,12 @@ final class Scheduler {
     void checked(long segment, boolean stored) {
         lock.lock();
         try {
+            applyDeliveries();
             board.checked(segment, stored);
             changed();
         } finally {
             lock.unlock();
+            afterUnlock();
         }
     }
 
@@ -175,6 +208,7 @@ final class Scheduler {
         while (true) {
             lock.lock();
             try {
+                applyDeliveries();
                 while (true) {
                     if (stopped || failed || board.finished()) {
                         permits.withdraw();
@@ -204,10 +238,21 @@ final class Scheduler {
                     }
                     // Nothing to launch now: a permit handed to this request meanwhile goes to another at once.
                     permits.withdraw();
-                    launchable.await();
+                    // await releases the lock without unlock(): from here the walker leaves no delivery to others
+                    // (see the note above), and one it recorded before that is applied at the loop's top.
+                    ownerWaiting = true;
+                    try {
+                        if (clientAt == reading) {
+                            launchable.await();
+                        }
+                    } finally {
+                        ownerWaiting = false;
+                    }
+                    applyDeliveries();
                 }
             } finally {
                 lock.unlock();
+                afterUnlock();
             }
             // Outside this lock, so that jobs can end (and free permits) while the owner waits for one.
             permits.awaitPermit();
@@ -221,6 +266,7 @@ final class Scheduler {
     void jobEnded(JobKey key, boolean succeeded, UnitCounts counts) {
         lock.lock();
         try {
+            applyDeliveries();
             alive--;
             if (succeeded) {
                 board.done(key, counts);
@@ -233,6 +279,7 @@ final class Scheduler {
             changed();
         } finally {
             lock.unlock();
+            afterUnlock();
         }
     }
 
@@ -264,6 +311,7 @@ final class Scheduler {
     private void failRequest(int jobs) {
         lock.lock();
         try {
+            applyDeliveries();
             alive -= jobs;
             for (int i = 0; i < jobs; i++) {
                 permits.release();
@@ -274,6 +322,7 @@ final class Scheduler {
             changed();
         } finally {
             lock.unlock();
+            afterUnlock();
         }
     }
 
@@ -293,14 +342,15 @@ final class Scheduler {
      */
     OutputWait awaitOutput(long segment, Deadline deadline) throws InterruptedException {
         // With the output ready when asked (the walker mostly trails its jobs), no lock: only the walker itself can
-        // make it not ready (delivered, rerun), so it is still ready when stopped is read; the answer is the one the
-        // lock would give at that read. Anything else (stopped, a deadline, not ready, the wrong segment) takes the
-        // lock and is answered there.
-        if (outputReadyFor == segment && !stopped && deadline.remainingNanos() > 0) {
+        // make it not ready (a re-run), so it is still ready when stopped is read; the answer is the one the lock
+        // would give at that read. Anything else (stopped, a deadline, not ready, the wrong segment) takes the lock
+        // and is answered there.
+        if (segment == clientAt && segment < readyEnd && !stopped && deadline.remainingNanos() > 0) {
             return OutputWait.READY;
         }
         lock.lock();
         try {
+            applyDeliveries();
             requireReading(segment);
             long remaining = deadline.remainingNanos();
             while (true) {
@@ -318,6 +368,7 @@ final class Scheduler {
             }
         } finally {
             lock.unlock();
+            afterUnlock();
         }
     }
 
@@ -336,6 +387,7 @@ final class Scheduler {
     String waitingFor() {
         lock.lock();
         try {
+            applyDeliveries();
             if (board.finished()) {
                 return "every segment delivered";
             }
@@ -348,6 +400,7 @@ final class Scheduler {
             return "segment " + client + " waiting for stage " + stage;
         } finally {
             lock.unlock();
+            afterUnlock();
         }
     }
 
@@ -358,24 +411,71 @@ final class Scheduler {
     int successfulJobsOf(long segment) {
         lock.lock();
         try {
+            applyDeliveries();
             requireReading(segment);
             return board.prior(new JobKey(segment, board.lastStage())).successes();
         } finally {
             lock.unlock();
+            afterUnlock();
         }
     }
 
-    /** The client has read {@code segment}; the look-ahead window moves up by one. */
+    /**
+     * The client has read {@code segment}; the look-ahead window moves up by one, at once when the lock is free, else
+     * by the next thread that takes it (see the note at the head of the class). Called by the walker only.
+     */
     void delivered(long segment) {
-        lock.lock();
+        long client = clientAt;
+        if (segment != client) {
+            throw new IllegalStateException("the client reads segment " + client + ", not " + segment);
+        }
+        if (segment >= readyEnd) {
+            throw new IllegalStateException("segment " + segment + " delivered before its last stage was done");
+        }
+        clientAt = segment + 1;
+        if (!lock.tryLock()) {
+            if (segment + 1 - reading <= maxDeferred && segment + 1 < endSegment && !ownerWaiting) {
+                // Left to the thread that holds the lock, which applies it when it unlocks.
+                return;
+            }
+            lock.lock();
+        }
         try {
-            requireReading(segment);
-            board.delivered();
-            reading = board.reading();
-            changed();
+            applyDeliveries();
         } finally {
             lock.unlock();
+            afterUnlock();
         }
+    }
+
+    /**
+     * Called by every thread right after it releases the lock: applies the deliveries the walker recorded while this
+     * thread held it (it found the lock taken and left them here); a thread that takes the lock in the meantime does
+     * the same when it releases it.
+     */
+    private void afterUnlock() {
+        while (clientAt != reading && lock.tryLock()) {
+            try {
+                applyDeliveries();
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
+    /** Moves the board's reading up to the client's: every segment before {@code clientAt} was delivered. */
+    @GuardedBy("lock")
+    private void applyDeliveries() {
+        assert lock.isHeldByCurrentThread();
+        long client = clientAt;
+        if (board.reading() >= client) {
+            return;
+        }
+        do {
+            board.delivered();
+        } while (board.reading() < client);
+        reading = board.reading();
+        changed();
     }
 
     /**
@@ -387,6 +487,7 @@ final class Scheduler {
     boolean rerun(long segment) {
         lock.lock();
         try {
+            applyDeliveries();
             requireReading(segment);
             board.rerun();
             changed();
@@ -394,6 +495,7 @@ final class Scheduler {
             return alive >= workers || (alive > 0 && permits.wouldWait());
         } finally {
             lock.unlock();
+            afterUnlock();
         }
     }
 
@@ -404,6 +506,7 @@ final class Scheduler {
     void jobWithdrawn(JobKey key) {
         lock.lock();
         try {
+            applyDeliveries();
             alive--;
             // Withdrawn for the client's re-run: its permit stays with this request, for that re-run.
             permits.keep();
@@ -411,6 +514,7 @@ final class Scheduler {
             changed();
         } finally {
             lock.unlock();
+            afterUnlock();
         }
     }
 
@@ -418,12 +522,14 @@ final class Scheduler {
     void stop() {
         lock.lock();
         try {
+            applyDeliveries();
             stopped = true;
             permits.close();
             launchable.signalAll();
             outputReady.signalAll();
         } finally {
             lock.unlock();
+            afterUnlock();
         }
     }
 
@@ -435,9 +541,11 @@ final class Scheduler {
     boolean isNeeded(JobKey key) {
         lock.lock();
         try {
+            applyDeliveries();
             return !stopped && !failed && board.isNeeded(key);
         } finally {
             lock.unlock();
+            afterUnlock();
         }
     }
 
@@ -453,11 +561,19 @@ final class Scheduler {
         if (key.stage() != lastStage) {
             return isNeeded(key);
         }
-        return !stopped && !failed && key.segment() >= reading;
+        return !stopped && !failed && key.segment() >= clientAt;
     }
 
     /** The segment the client waits for now; a dial carries it so that a tier2 can rank the job. */
     long reading() {
+        return clientAt;
+    }
+
+    /**
+     * Diagnostic: the segment the board has seen delivered up to, read without the lock; it trails {@link #reading()}
+     * while deliveries wait for the lock (see the note at the head of the class).
+     */
+    long boardReading() {
         return reading;
     }
 
@@ -465,9 +581,11 @@ final class Scheduler {
     int trackedSegments() {
         lock.lock();
         try {
+            applyDeliveries();
             return board.trackedSegments();
         } finally {
             lock.unlock();
+            afterUnlock();
         }
     }
 
@@ -475,9 +593,11 @@ final class Scheduler {
     int alive() {
         lock.lock();
         try {
+            applyDeliveries();
             return alive;
         } finally {
             lock.unlock();
+            afterUnlock();
         }
     }
 
@@ -488,14 +608,12 @@ final class Scheduler {
     @GuardedBy("lock")
     private void changed() {
         assert lock.isHeldByCurrentThread();
+        long ready = board.readyEnd();
+        if (readyEnd != ready) {
+            readyEnd = ready;
+        }
         if (board.readingOutputDone()) {
-            long ready = board.reading();
-            if (outputReadyFor != ready) {
-                outputReadyFor = ready;
-            }
             outputReady.signal();
-        } else if (outputReadyFor != NONE_READY) {
-            outputReadyFor = NONE_READY;
         }
         launchable.signal();
         assert invariantsHold() : this;
@@ -506,7 +624,7 @@ final class Scheduler {
     private boolean invariantsHold() {
         assert lock.isHeldByCurrentThread();
         return alive >= 0 && alive <= workers && reading == board.reading()
-                && outputReadyFor == (board.readingOutputDone() ? board.reading() : NONE_READY)
+                && readyEnd == board.readyEnd() && clientAt >= reading
                 && board.invariantsHold();
     }
 

@@ -244,6 +244,15 @@ final class UnitBoard {
         return ring.done(requireInWindow(segment)) + 1;
     }
 
+    /**
+     * The first segment from {@code reading} on whose last stage is not DONE (its stage's frontier): every segment
+     * before it, from {@code reading} on, has its output ready.
+     */
+    long readyEnd() {
+        assert guarded() : "the board is used without its lock";
+        return frontier[lastStage];
+    }
+
     /** True when the last stage of the client's segment is DONE: its output can be read. */
     boolean readingOutputDone() {
         assert guarded() : "the board is used without its lock";

@@ -1,0 +1,205 @@
+package dev.orderly.engine.internal;
+
+import static dev.orderly.engine.internal.SchedulerTest.inBackground;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import dev.orderly.api.JobKey;
+import dev.orderly.api.RequestPlan;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * A delivery the walker makes while another thread holds the scheduler's lock does not wait for the lock: it is left
+ * for that thread, which applies it when it releases the lock, and the board trails the client by at most a
+ * sixteenth of the look-ahead. The lock is held for as long as a test likes by a job's end that blocks inside the
+ * engine-wide cap's {@code release} (called under the lock).
+ */
+@Timeout(value = 20, unit = TimeUnit.SECONDS)
+class SchedulerDeferredDeliveryTest {
+
+    private static final UnitCounts ONE_DIAL = new UnitCounts(1, 0, 0);
+
+    private final HeldPermits permits = new HeldPermits();
+
+    @AfterEach
+    void releaseTheLock() {
+        permits.release.countDown();
+    }
+
+    /** Permits that never run out; a job's end blocks in {@code release} once {@link #held} is armed. */
+    private static final class HeldPermits implements JobPermits {
+        final CountDownLatch holding = new CountDownLatch(1);
+        final CountDownLatch release = new CountDownLatch(1);
+        volatile boolean held;
+
+        @Override
+        public boolean take() {
+            return true;
+        }
+
+        @Override
+        public void awaitPermit() {
+        }
+
+        @Override
+        public void withdraw() {
+        }
+
+        @Override
+        public void release(boolean wantsAnother) {
+            if (held) {
+                holding.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }
+
+        @Override
+        public void keep() {
+        }
+
+        @Override
+        public boolean wouldWait() {
+            return false;
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+
+    /**
+     * A scheduler of {@code segments} one-stage segments, 2 workers and a look-ahead of {@code lookahead}, whose
+     * first {@code ready} segments have their outputs ready, and a job of the next one whose end holds the lock.
+     */
+    private Scheduler holdingTheLock(long segments, long lookahead, int ready) throws Exception {
+        Scheduler scheduler = new Scheduler(new RequestPlan(0, segments, 1, 2), lookahead, false, permits);
+        for (int i = 0; i < ready; i++) {
+            Launch launch = scheduler.awaitNextJob();
+            scheduler.jobEnded(launch.key(), true, ONE_DIAL);
+        }
+        Launch holder = scheduler.awaitNextJob();
+        permits.held = true;
+        inBackground(() -> {
+            scheduler.jobEnded(holder.key(), true, ONE_DIAL);
+            return null;
+        });
+        assertEquals(true, permits.holding.await(5, TimeUnit.SECONDS), "the job's end never took the lock");
+        return scheduler;
+    }
+
+    /** The walker's delivery of {@code segment}, on a thread of its own. */
+    private static CompletableFuture<Void> deliver(Scheduler scheduler, long segment) {
+        return inBackground(() -> {
+            assertEquals(Scheduler.OutputWait.READY, scheduler.awaitOutput(segment, Deadline.after(null)));
+            scheduler.delivered(segment);
+            return null;
+        });
+    }
+
+    private static void assertDoneWithoutTheLock(CompletableFuture<Void> call, String what) throws Exception {
+        try {
+            call.get(5, TimeUnit.SECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new AssertionError(what + " waited for the lock", e);
+        }
+    }
+
+    private static void assertStillWaiting(CompletableFuture<?> call, String what) {
+        await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2))
+                .untilAsserted(() -> assertFalse(call.isDone(), what + " returned while the lock was held"));
+    }
+
+    @Test
+    void aDeliveryWhileAJobHoldsTheLockIsLeftToThatJobWhichAppliesItAsItReleasesTheLock() throws Exception {
+        // Look-ahead 32: the board may trail the client by 2 segments.
+        Scheduler scheduler = holdingTheLock(40, 32, 2);
+
+        assertDoneWithoutTheLock(deliver(scheduler, 0), "the delivery of segment 0");
+        assertDoneWithoutTheLock(deliver(scheduler, 1), "the delivery of segment 1");
+        assertEquals(2, scheduler.reading(), "the client's segment");
+        assertEquals(0, scheduler.boardReading(), "the board, while the job holds the lock");
+
+        permits.release.countDown();
+        await().atMost(Duration.ofSeconds(5)).until(() -> scheduler.boardReading() == 2);
+        assertEquals("segment 2 ready, the client still on segment 1", scheduler.waitingFor());
+    }
+
+    @Test
+    void theBoardTrailsTheClientByAtMostASixteenthOfTheLookahead() throws Exception {
+        Scheduler scheduler = holdingTheLock(40, 32, 3);
+        assertDoneWithoutTheLock(deliver(scheduler, 0), "the delivery of segment 0");
+        assertDoneWithoutTheLock(deliver(scheduler, 1), "the delivery of segment 1");
+
+        CompletableFuture<Void> third = deliver(scheduler, 2);
+        assertStillWaiting(third, "the delivery that would put the board 3 segments behind");
+        permits.release.countDown();
+        third.get(5, TimeUnit.SECONDS);
+        assertEquals(3, scheduler.boardReading());
+    }
+
+    @Test
+    void theLastSegmentsDeliveryWaitsForTheLock() throws Exception {
+        // Two segments of two stages: both outputs ready, and the late end of the covered (1, 0) holds the lock.
+        Scheduler scheduler = new Scheduler(new RequestPlan(0, 2, 2, 2), 32, false, permits);
+        Launch top0 = scheduler.awaitNextJob();
+        Launch covered = scheduler.awaitNextJob();
+        assertEquals(new JobKey(1, 0), covered.key());
+        scheduler.jobEnded(top0.key(), true, ONE_DIAL);
+        Launch top1 = scheduler.awaitNextJob();
+        assertEquals(new JobKey(1, 1), top1.key());
+        scheduler.jobEnded(top1.key(), true, ONE_DIAL);
+        permits.held = true;
+        inBackground(() -> {
+            scheduler.jobEnded(covered.key(), false, ONE_DIAL);
+            return null;
+        });
+        assertEquals(true, permits.holding.await(5, TimeUnit.SECONDS), "the job's end never took the lock");
+
+        assertDoneWithoutTheLock(deliver(scheduler, 0), "the delivery of segment 0");
+        CompletableFuture<Void> last = deliver(scheduler, 1);
+        assertStillWaiting(last, "the delivery of the last segment");
+        permits.release.countDown();
+        last.get(5, TimeUnit.SECONDS);
+        assertEquals(2, scheduler.boardReading());
+        assertEquals("every segment delivered", scheduler.waitingFor());
+    }
+
+    @Test
+    void withALookaheadUnder16EveryDeliveryWaitsForTheLock() throws Exception {
+        Scheduler scheduler = holdingTheLock(40, 15, 1);
+
+        CompletableFuture<Void> first = deliver(scheduler, 0);
+        assertStillWaiting(first, "the delivery with a look-ahead of 15");
+        permits.release.countDown();
+        first.get(5, TimeUnit.SECONDS);
+        assertEquals(1, scheduler.boardReading());
+    }
+
+    @Test
+    void aDeliveryWhileTheOwnerWaitsToLaunchMovesTheWindowAndWakesTheOwner() throws Exception {
+        // Look-ahead 16, 20 workers: the window, not the workers, holds the owner back once 16 units are handed out.
+        Scheduler scheduler = new Scheduler(new RequestPlan(0, 40, 1, 20), 16);
+        Launch[] window = new Launch[32];
+        assertEquals(16, scheduler.awaitNextJobs(window));
+        for (int i = 0; i < 16; i++) {
+            scheduler.jobEnded(window[i].key(), true, ONE_DIAL);
+        }
+        CompletableFuture<Launch> owner = inBackground(scheduler::awaitNextJob);
+        assertStillWaiting(owner, "the owner with the window full");
+
+        deliver(scheduler, 0).get(5, TimeUnit.SECONDS);
+        assertEquals(16, owner.get(5, TimeUnit.SECONDS).key().segment(), "the unit the window let in");
+        assertEquals(1, scheduler.boardReading());
+    }
+}
