@@ -46,10 +46,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * records each delivery in clientAt (a volatile only it writes) and takes the lock only when it is free at once
  * (tryLock), when the board would fall more than maxDeferred segments behind the client, for the last segment, or
  * while the owner waits to launch. Any thread that takes the lock first applies what the walker recorded
- * (applyDeliveries), and every unlock() looks again after releasing it, so a delivery recorded while another thread
- * held the lock is applied by that thread: the walker writes clientAt then reads the lock's state, a holder writes
- * the state (unlock) then reads clientAt, and of two such volatile pairs one always sees the other's write. The owner
- * does the same with ownerWaiting before it waits on launchable, which releases the lock without unlock().
+ * (applyDeliveries), and every release of the lock is followed by afterUnlock(), which looks again, so a delivery
+ * recorded while another thread held the lock is applied by that thread: the walker writes clientAt then reads the
+ * lock's state, a holder writes the state (unlock) then reads clientAt, and of two such volatile pairs one always
+ * sees the other's write. The owner does the same with ownerWaiting before it waits on launchable, which releases
+ * the lock without afterUnlock().
  *
  * So the board's reading may trail the client's by at most maxDeferred segments, and only while the lock is held by
  * others: the window is then that much smaller, never larger. The walker still knows which outputs are ready without
@@ -238,7 +239,7 @@ final class Scheduler {
                     }
                     // Nothing to launch now: a permit handed to this request meanwhile goes to another at once.
                     permits.withdraw();
-                    // await releases the lock without unlock(): from here the walker leaves no delivery to others
+                    // await releases the lock without afterUnlock(): from here the walker leaves no delivery to others
                     // (see the note above), and one it recorded before that is applied at the loop's top.
                     ownerWaiting = true;
                     try {

@@ -115,6 +115,19 @@ class SchedulerDeferredDeliveryTest {
         }
     }
 
+    /**
+     * The delivery of {@code segment} waits while the job's end holds the lock, returns once it releases it, and the
+     * board is then up to {@code boardReading}.
+     */
+    private void assertWaitsForTheLock(Scheduler scheduler, long segment, long boardReading, String what)
+            throws Exception {
+        CompletableFuture<Void> delivery = deliver(scheduler, segment);
+        assertStillWaiting(delivery, what);
+        permits.release.countDown();
+        delivery.get(5, TimeUnit.SECONDS);
+        assertEquals(boardReading, scheduler.boardReading());
+    }
+
     private static void assertStillWaiting(CompletableFuture<?> call, String what) {
         await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2))
                 .untilAsserted(() -> assertFalse(call.isDone(), what + " returned while the lock was held"));
@@ -141,11 +154,7 @@ class SchedulerDeferredDeliveryTest {
         assertDoneWithoutTheLock(deliver(scheduler, 0), "the delivery of segment 0");
         assertDoneWithoutTheLock(deliver(scheduler, 1), "the delivery of segment 1");
 
-        CompletableFuture<Void> third = deliver(scheduler, 2);
-        assertStillWaiting(third, "the delivery that would put the board 3 segments behind");
-        permits.release.countDown();
-        third.get(5, TimeUnit.SECONDS);
-        assertEquals(3, scheduler.boardReading());
+        assertWaitsForTheLock(scheduler, 2, 3, "the delivery that would put the board 3 segments behind");
     }
 
     @Test
@@ -167,11 +176,7 @@ class SchedulerDeferredDeliveryTest {
         assertEquals(true, permits.holding.await(5, TimeUnit.SECONDS), "the job's end never took the lock");
 
         assertDoneWithoutTheLock(deliver(scheduler, 0), "the delivery of segment 0");
-        CompletableFuture<Void> last = deliver(scheduler, 1);
-        assertStillWaiting(last, "the delivery of the last segment");
-        permits.release.countDown();
-        last.get(5, TimeUnit.SECONDS);
-        assertEquals(2, scheduler.boardReading());
+        assertWaitsForTheLock(scheduler, 1, 2, "the delivery of the last segment");
         assertEquals("every segment delivered", scheduler.waitingFor());
     }
 
@@ -179,11 +184,7 @@ class SchedulerDeferredDeliveryTest {
     void withALookaheadUnder16EveryDeliveryWaitsForTheLock() throws Exception {
         Scheduler scheduler = holdingTheLock(40, 15, 1);
 
-        CompletableFuture<Void> first = deliver(scheduler, 0);
-        assertStillWaiting(first, "the delivery with a look-ahead of 15");
-        permits.release.countDown();
-        first.get(5, TimeUnit.SECONDS);
-        assertEquals(1, scheduler.boardReading());
+        assertWaitsForTheLock(scheduler, 0, 1, "the delivery with a look-ahead of 15");
     }
 
     @Test
