@@ -638,6 +638,11 @@ final class Scheduler {
                     + (failed ? ", failed" : "") + ", " + board + "]";
         } finally {
             lock.unlock();
+            // Not from inside a hold (an assertion's message): applying deliveries there would change the board
+            // under the operation that failed.
+            if (!lock.isHeldByCurrentThread()) {
+                afterUnlock();
+            }
         }
     }
 
