@@ -194,7 +194,6 @@ final class JobRunner {
         Tier2Call call = null;
         Tier2Exception error = null;
         try {
-            counters.dial();
             listener.onDial(job);
             LOG.debug("dial {} attempt {}", key, job.attempt());
             call = tier2.dial(job);
@@ -205,6 +204,12 @@ final class JobRunner {
         } finally {
             // Before the answer is handled: from here a withdrawal interrupts the job wherever it waits next.
             handle.dialing(false);
+            // Counted as it returns, however it returns, before the answer is handled (the stall warning reads it).
+            if (call != null) {
+                counters.dialAdmitted();
+            } else {
+                counters.dialNotAdmitted();
+            }
         }
         if (error != null) {
             return retryOrFail(job, error, attempts, handle);
@@ -241,7 +246,6 @@ final class JobRunner {
         boolean attached = false;
         try {
             gate.leave(key);
-            counters.admission();
             stall.admitted();
             listener.onAdmitted(job);
             attached = handle.attach(call);

@@ -11,13 +11,16 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Notices a request that only ever hears "no": nothing but REFUSED or UNREACHABLE for {@code stallWarning}, from the
- * request's start or since its last dial that got in. It then logs one WARN, once per request, naming the last
- * status and how many dials the request has made (a wrong target otherwise hangs {@code run} in silence). It also
- * keeps the last {@link Tier2Exception} of the request, the cause of a deadline failure.
+ * request's start or from the first "no" after its last dial that got in. It then logs one WARN, once per request,
+ * naming the last status and how many dials the request has made (a wrong target otherwise hangs {@code run} in
+ * silence). It also keeps the last {@link Tier2Exception} of the request, the cause of a deadline failure.
  *
  * <p>Checked when a refusal comes in, so it needs no timer: a request that hears "no" hears it every
- * {@code refusedDelay}. Thread-safe: each field is an atomic of its own; only the thread that flips {@code warned}
- * logs.
+ * {@code refusedDelay}. An admission only sets {@code heardYes}, and only when it is clear: with every dial getting
+ * in, jobs on different cores read it and never write it, and read no clock; the first "no" after it starts the
+ * count. Thread-safe: each field is an atomic of its own, and a "no" that clears {@code heardYes} has set
+ * {@code noSinceNanos} first, so one that sees it clear sees the count's start; only the thread that flips
+ * {@code warned} logs.
  */
 final class StallWatch {
 
@@ -28,6 +31,7 @@ final class StallWatch {
     private final LongSupplier nanoTime;
     private final AtomicLong noSinceNanos;
     private final AtomicBoolean warned = new AtomicBoolean();
+    private volatile boolean heardYes;
     private final AtomicReference<Tier2Exception> last = new AtomicReference<>();
 
     StallWatch(String requestId, Duration stallWarning) {
@@ -42,9 +46,11 @@ final class StallWatch {
         this.noSinceNanos = new AtomicLong(nanoTime.getAsLong());
     }
 
-    /** A dial got in: the run of "no" is over (a later one is warned of only if none was before). */
+    /** A dial got in: the run of "no" is over; the next "no" starts a new one. */
     void admitted() {
-        noSinceNanos.set(nanoTime.getAsLong());
+        if (!heardYes) {
+            heardYes = true;
+        }
     }
 
     /**
@@ -58,7 +64,12 @@ final class StallWatch {
             admitted();
             return;
         }
-        long silentNanos = nanoTime.getAsLong() - noSinceNanos.get();
+        long now = nanoTime.getAsLong();
+        if (heardYes) {
+            noSinceNanos.set(now);
+            heardYes = false;
+        }
+        long silentNanos = now - noSinceNanos.get();
         if (silentNanos >= warnAfterNanos && warned.compareAndSet(false, true)) {
             LOG.warn("request {} has heard nothing but REFUSED/UNREACHABLE for {} ms: {} dial(s), the last {}: {}"
                     + " (is the tier2 address right, the fleet up?)", requestId,

@@ -86,12 +86,10 @@ class RequestCountersTest {
     @Test
     void eachEventCountsInItsOwnFigure() {
         RequestCounters counters = new RequestCounters();
-        for (int i = 0; i < 7; i++) {
-            counters.dial();
-        }
         for (int i = 0; i < 6; i++) {
-            counters.admission();
+            counters.dialAdmitted();
         }
+        counters.dialNotAdmitted();
         for (int i = 0; i < 5; i++) {
             counters.refusal();
         }

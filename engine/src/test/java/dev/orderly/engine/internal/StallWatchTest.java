@@ -64,6 +64,30 @@ class StallWatchTest {
     }
 
     @Test
+    void afterAnAdmissionTheCountStartsAtTheFirstNo() {
+        // A job that got in and ran for 40 s, then the first refusal: one "no" is not 40 s of them.
+        LogCapture.start();
+        watch.admitted();
+        clock.addAndGet(TimeUnit.SECONDS.toNanos(40));
+        watch.heard(REFUSED, 2);
+        clock.addAndGet(TimeUnit.SECONDS.toNanos(29));
+        watch.heard(REFUSED, 3);
+        watch.admitted();
+        watch.admitted();
+        clock.addAndGet(TimeUnit.SECONDS.toNanos(5));
+        watch.heard(REFUSED, 5);
+        clock.addAndGet(TimeUnit.SECONDS.toNanos(29));
+        watch.heard(REFUSED, 6);
+        assertEquals(List.of(), warns(), "at most 29 s of \"no\" since the first one after each admission");
+
+        LogCapture.start();
+        clock.addAndGet(TimeUnit.SECONDS.toNanos(1));
+        watch.heard(UNREACHABLE, 7);
+        assertEquals(List.of("request r-7 has heard nothing but REFUSED/UNREACHABLE for 30000 ms: 7 dial(s), the"
+                + " last UNREACHABLE: connection refused (is the tier2 address right, the fleet up?)"), warns());
+    }
+
+    @Test
     void aWarningTooLongForTheNanoClockNeverWarns() {
         // 10^6 years do not fit a long of nanoseconds: as good as no warning, not a warning at once.
         StallWatch never = new StallWatch("r-8", Duration.ofDays(365L * 1_000_000), clock::get);
