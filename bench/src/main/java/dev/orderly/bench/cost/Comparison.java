@@ -68,6 +68,7 @@ final class Comparison {
     Result run(int warmups, int rounds) throws Exception {
         String loadBefore = LoadAverage.now();
         System.out.printf(Locale.ROOT, "%n== %s (load average %s)%n", name, loadBefore);
+        String crossCoreBefore = CoreToCore.now();
         int n = sides.size();
         // A warm-up round is a measured round whose figures are dropped: the same order of sides, the same collections.
         int[] warmRound = {0};
@@ -99,6 +100,8 @@ final class Comparison {
         }
         System.out.printf(Locale.ROOT, "  the JIT compiled %d ms during the %d measured rounds%n",
                 WarmUp.compileMillis() - compiledBefore, rounds);
+        System.out.printf(Locale.ROOT, "  %s, before the warm-up; %s, after the rounds%n", crossCoreBefore,
+                CoreToCore.now());
         double[][] medians = new double[n][figures.size()];
         for (int i = 0; i < n; i++) {
             System.out.printf(Locale.ROOT, "  %-40s", sideNames.get(i));

@@ -96,7 +96,7 @@ public final class EngineAB {
                     + " (%.3f-%.3f) (medians, ranges)%n", i, median(cpuRatio), min(cpuRatio), max(cpuRatio),
                     median(rateRatio), min(rateRatio), max(rateRatio));
         }
-        System.out.printf(Locale.ROOT, "load after: %s%n", LoadAverage.now());
+        System.out.printf(Locale.ROOT, "load after: %s; %s%n", LoadAverage.now(), CoreToCore.now());
     }
 
     /**
@@ -227,7 +227,7 @@ public final class EngineAB {
             }
             System.out.println(line.append(" (medians, ranges)"));
         }
-        System.out.printf(Locale.ROOT, "load after: %s%n", LoadAverage.now());
+        System.out.printf(Locale.ROOT, "load after: %s; %s%n", LoadAverage.now(), CoreToCore.now());
     }
 
     static double median(double[] values) {

@@ -4,6 +4,7 @@ import static dev.orderly.engine.internal.SchedulerTest.inBackground;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.orderly.api.JobKey;
 import dev.orderly.api.RequestPlan;
@@ -83,11 +84,20 @@ class SchedulerDeferredDeliveryTest {
      * first {@code ready} segments have their outputs ready, and a job of the next one whose end holds the lock.
      */
     private Scheduler holdingTheLock(long segments, long lookahead, int ready) throws Exception {
+        return holdingTheLock(segments, lookahead, ready, 0);
+    }
+
+    /** As above, after the first {@code delivered} of the ready segments were delivered with the lock free. */
+    private Scheduler holdingTheLock(long segments, long lookahead, int ready, int delivered) throws Exception {
         Scheduler scheduler = new Scheduler(new RequestPlan(0, segments, 1, 2), lookahead, false, permits);
         for (int i = 0; i < ready; i++) {
             Launch launch = scheduler.awaitNextJob();
             scheduler.jobEnded(launch.key(), true, ONE_DIAL);
         }
+        for (int segment = 0; segment < delivered; segment++) {
+            deliver(scheduler, segment).get(5, TimeUnit.SECONDS);
+        }
+        assertEquals(delivered, scheduler.boardReading(), "the deliveries made with the lock free");
         Launch holder = scheduler.awaitNextJob();
         permits.held = true;
         inBackground(() -> {
@@ -155,6 +165,29 @@ class SchedulerDeferredDeliveryTest {
         assertDoneWithoutTheLock(deliver(scheduler, 1), "the delivery of segment 1");
 
         assertWaitsForTheLock(scheduler, 2, 3, "the delivery that would put the board 3 segments behind");
+    }
+
+    @Test
+    void theBoundCountsFromTheBoardsReadingNotFromTheFirstSegment() throws Exception {
+        // Look-ahead 32 (the board may trail by 2), segments 0 to 2 delivered with the lock free: 3 and 4 may wait.
+        Scheduler scheduler = holdingTheLock(40, 32, 5, 3);
+
+        assertDoneWithoutTheLock(deliver(scheduler, 3), "the delivery of segment 3");
+        assertDoneWithoutTheLock(deliver(scheduler, 4), "the delivery of segment 4");
+        assertEquals(3, scheduler.boardReading(), "the board, while the job holds the lock");
+
+        permits.release.countDown();
+        await().atMost(Duration.ofSeconds(5)).until(() -> scheduler.boardReading() == 5);
+    }
+
+    @Test
+    void aDeliveryBeforeTheOutputIsReadyFailsAndLeavesTheClientWhereItWas() {
+        Scheduler scheduler = new Scheduler(new RequestPlan(0, 40, 1, 2), 32);
+
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> scheduler.delivered(0));
+        assertEquals("segment 0 delivered before its last stage was done", e.getMessage());
+        assertEquals(0, scheduler.reading(), "the client's segment");
+        assertEquals(0, scheduler.boardReading(), "the board's");
     }
 
     @Test
