@@ -67,17 +67,23 @@ public final class Waiter {
      * end, after interrupting it so that it does.
      */
     public int await() {
+        return endsWithinPatience(thread) ? outcome : NEVER_WOKE;
+    }
+
+    /**
+     * Waits at most {@link #PATIENCE} for {@code thread} to end; true if it did. If it did not (or this thread was
+     * interrupted meanwhile, its flag then restored), interrupts it so that it does, and returns false.
+     */
+    public static boolean endsWithinPatience(Thread thread) {
         try {
-            if (!thread.join(PATIENCE)) {
-                thread.interrupt();
-                return NEVER_WOKE;
+            if (thread.join(PATIENCE)) {
+                return true;
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            thread.interrupt();
-            return NEVER_WOKE;
         }
-        return outcome;
+        thread.interrupt();
+        return false;
     }
 
     /**

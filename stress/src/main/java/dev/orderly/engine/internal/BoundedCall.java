@@ -1,11 +1,11 @@
 package dev.orderly.engine.internal;
 
-import java.time.Duration;
+import dev.orderly.stress.Waiter;
 import java.util.concurrent.Callable;
 
 /**
  * One call on its own virtual thread, so that a jcstress actor never blocks forever on a scheduler that lost a
- * wake-up: {@link #await} waits at most {@link #PATIENCE} for the call's result and reports {@link #NEVER_WOKE},
+ * wake-up: {@link #await} waits at most {@link Waiter#PATIENCE} for the call's result and reports {@link #NEVER_WOKE},
  * a forbidden outcome in every test, if it is still waiting then (and interrupts it, so that its thread ends).
  *
  * <p>A wake-up takes microseconds; the patience is five seconds, so only a lost wake-up, never machine noise, can
@@ -13,13 +13,10 @@ import java.util.concurrent.Callable;
  */
 final class BoundedCall {
 
-    /** How long {@link #await} waits for the call to end. */
-    static final Duration PATIENCE = Duration.ofSeconds(5);
-
-    /** The call was still waiting after {@link #PATIENCE}: a lost wake-up. */
-    static final long NEVER_WOKE = -1;
+    /** The call was still waiting after {@link Waiter#PATIENCE}: a lost wake-up. */
+    static final long NEVER_WOKE = Waiter.NEVER_WOKE;
     /** The call threw. */
-    static final long THREW = -3;
+    static final long THREW = Waiter.THREW;
 
     private final Thread thread;
     private volatile long outcome = NEVER_WOKE;
@@ -41,18 +38,8 @@ final class BoundedCall {
         return bounded;
     }
 
-    /** The call's result, {@link #THREW}, or {@link #NEVER_WOKE} after {@link #PATIENCE}. */
+    /** The call's result, {@link #THREW}, or {@link #NEVER_WOKE} after {@link Waiter#PATIENCE}. */
     long await() {
-        try {
-            if (!thread.join(PATIENCE)) {
-                thread.interrupt();
-                return NEVER_WOKE;
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            thread.interrupt();
-            return NEVER_WOKE;
-        }
-        return outcome;
+        return Waiter.endsWithinPatience(thread) ? outcome : NEVER_WOKE;
     }
 }
