@@ -122,33 +122,47 @@ final class RequestRun {
             throw failed;
         }
         RequestResult result = counters.result();
-        LOG.info("request {} done: {}", id, summary(result, counters));
+        if (LOG.isInfoEnabled()) {
+            // Built only for a log that takes it: with INFO off, a small request allocates nothing for its summary.
+            LOG.info("request {} done: {}", id, summary(result, counters));
+        }
         listener.onRequestDone(result);
         return result;
+    }
+
+    /** The task the scope forks for the job of {@code key}: one job's life, a {@link UnitJob}. */
+    private Callable<Void> job(JobKey key, UnitCounts prior) {
+        return new UnitJob(key, prior);
     }
 
     /**
      * One job's life, run on its own thread by the scope: registered in {@link RunningJobs}, run on the retry path,
      * reported to the scheduler exactly once however it ends, and, when it succeeded, the jobs of the stages under it
-     * in its segment cancelled.
+     * in its segment cancelled. The task is the job's handle and tally too, so forking a job makes one object, not
+     * three: made on the owner's thread, it is started and counted on only by the job's thread.
      */
-    private Callable<Void> job(Launch launch) {
-        return () -> {
-            JobKey key = launch.key();
-            UnitCounts.Tally tally = new UnitCounts.Tally(launch.prior());
+    private final class UnitJob extends RunningJobs.Handle implements Callable<Void> {
+
+        UnitJob(JobKey key, UnitCounts prior) {
+            super(key, prior);
+        }
+
+        @Override
+        public Void call() throws RequestFailedException, InterruptedException {
+            JobKey key = key();
             JobRunner.Outcome outcome = null;
-            RunningJobs.Handle handle = running.start(key);
+            running.start(this);
             try {
-                outcome = runner.run(key, tally, handle);
+                outcome = runner.run(key, this, this);
             } catch (VirtualMachineError e) {
                 // Nothing can be trusted after it: it propagates as itself, once the scope has cancelled the rest.
                 throw e;
             } catch (Error e) {
                 // An Error from the tier2 client or the store is still this unit's failure: keep the unit.
-                throw new RequestFailedException(key, key + " failed with " + e + " on attempt " + tally.dials
+                throw new RequestFailedException(key, key + " failed with " + e + " on attempt " + dials
                         + ", giving up", e);
             } finally {
-                running.end(handle);
+                running.end(this);
                 if (outcome == null) {
                     // This job fails the request (or it was cancelled): the worker it frees must not go to another
                     // unit in the moment before the scope learns of the failure and cancels the request.
@@ -156,7 +170,7 @@ final class RequestRun {
                 } else if (outcome == JobRunner.Outcome.WITHDRAWN) {
                     scheduler.jobWithdrawn(key);
                 } else {
-                    scheduler.jobEnded(key, outcome == JobRunner.Outcome.DONE, tally.counts());
+                    scheduler.jobEnded(key, outcome == JobRunner.Outcome.DONE, counts());
                 }
             }
             if (outcome == JobRunner.Outcome.DONE) {
@@ -164,7 +178,7 @@ final class RequestRun {
                 running.cancelCoveredBy(key);
             }
             return null;
-        };
+        }
     }
 
     private RequestFailedException asRequestFailure(Throwable failure) {

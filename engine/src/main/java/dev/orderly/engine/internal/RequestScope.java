@@ -1,10 +1,10 @@
 package dev.orderly.engine.internal;
 
+import dev.orderly.api.JobKey;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ThreadFactory;
 import java.util.function.Consumer;
-import java.util.function.Function;
 
 /**
  * The threads of one request. Two implementations keep the same rules: {@link StructuredRequestScope} on
@@ -46,7 +46,14 @@ interface RequestScope {
      * @throws InterruptedException if the calling thread (or the owner) was interrupted; every thread of the request
      *     has ended
      */
-    Optional<Throwable> run(Callable<Void> walker, Function<Launch, Callable<Void>> jobs) throws InterruptedException;
+    Optional<Throwable> run(Callable<Void> walker, Jobs jobs) throws InterruptedException;
+
+    /** Makes the task that runs one unit handed out by the scheduler. */
+    @FunctionalInterface
+    interface Jobs {
+        /** The task of the job of {@code key}, whose earlier jobs went through {@code prior}. */
+        Callable<Void> job(JobKey key, UnitCounts prior);
+    }
 
     /** One fork of a job's task on the owner's thread, the scope's own way. */
     @FunctionalInterface
@@ -60,14 +67,16 @@ interface RequestScope {
      * be made) gives that unit and the rest of its batch back to the scheduler ({@link Scheduler#notForked}), which
      * fails the request, and the exception goes up unchanged.
      */
-    static void forkJobs(Scheduler scheduler, Function<Launch, Callable<Void>> jobs, Fork fork)
-            throws InterruptedException {
-        Launch[] launches = new Launch[Scheduler.LAUNCH_BATCH];
+    static void forkJobs(Scheduler scheduler, Jobs jobs, Fork fork) throws InterruptedException {
+        // The units come as two arrays the owner reuses, not as an object per unit: a fork makes the job's task only.
+        int batch = Math.min(Scheduler.LAUNCH_BATCH, scheduler.workers());
+        JobKey[] keys = new JobKey[batch];
+        UnitCounts[] priors = new UnitCounts[batch];
         int handedOut;
-        while ((handedOut = scheduler.awaitNextJobs(launches)) > 0) {
+        while ((handedOut = scheduler.awaitNextJobs(keys, priors)) > 0) {
             for (int i = 0; i < handedOut; i++) {
                 try {
-                    fork.fork(jobs.apply(launches[i]));
+                    fork.fork(jobs.job(keys[i], priors[i]));
                 } catch (RuntimeException | Error e) {
                     scheduler.notForked(handedOut - i);
                     throw e;

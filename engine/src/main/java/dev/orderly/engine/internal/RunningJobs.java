@@ -31,14 +31,27 @@ final class RunningJobs {
         this.jobs = new UnitSlots<>(lookahead, stages, handle -> handle.key);
     }
 
-    /** Registers the job of {@code key} running on the calling thread; call before its first dial. */
+    /**
+     * Registers a job of {@code key}, with no earlier counts, running on the calling thread; call before its first
+     * dial.
+     */
     Handle start(JobKey key) {
-        Handle handle = new Handle(key, Thread.currentThread());
+        Handle handle = new Handle(key, UnitCounts.NONE);
+        start(handle);
+        return handle;
+    }
+
+    /**
+     * Registers the job of {@code handle} as running on the calling thread; call before its first dial, once.
+     *
+     * @throws IllegalStateException if its unit has a running job already
+     */
+    void start(Handle handle) {
+        handle.thread = Thread.currentThread();
         Handle previous = jobs.putIfAbsent(handle);
         if (previous != null) {
-            throw new IllegalStateException(key + " already has a running job");
+            throw new IllegalStateException(handle.key + " already has a running job");
         }
-        return handle;
     }
 
     /**
@@ -102,17 +115,23 @@ final class RunningJobs {
      * One running job: its thread and, while it waits on a tier2, its call. The call is closed exactly once, by
      * whichever comes first: the job when it is done with it, or {@link #cancel()}.
      *
+     * <p>A handle is its job's {@linkplain UnitCounts.Tally tally} too, and not final: the task a request forks for a
+     * job extends it, so that a job is one object (task, tally and handle), not three. The tally's counts are the job
+     * thread's own, as the tally says; nothing here reads them.
+     *
      * <p>Guarded by {@code lock}: {@code call}, {@code dialing}, {@code ended}, the writes of {@code cancelled} and
      * {@code withdrawn} (volatile, so read without it),
      * {@code closing} (true while {@link #cancel()} closes the call outside the lock; {@code closed} is signalled
-     * when it turns false, and only the job's own thread, in {@link #end()}, waits on it).
+     * when it turns false, and only the job's own thread, in {@link #end()}, waits on it). {@code thread} is written
+     * once, by {@link #start(Handle)} on the job's thread before the handle is published in the map, through which
+     * other threads find it.
      * Once {@code cancelled} or {@code withdrawn}, the job attaches no call and starts no dial; a job is withdrawn only
      * while it has no call, and is interrupted for it only while it is not dialing; once {@code ended} (or
      * {@linkplain #settle() settled}), its thread is never interrupted.
      */
-    static final class Handle {
+    static class Handle extends UnitCounts.Tally {
         private final JobKey key;
-        private final Thread thread;
+        private Thread thread;
         private final ReentrantLock lock = new ReentrantLock();
         @GuardedBy("lock")
         private Tier2Call call;
@@ -131,9 +150,15 @@ final class RunningJobs {
         @GuardedBy("lock")
         private Condition closed;
 
-        private Handle(JobKey key, Thread thread) {
+        /** The handle of a job of {@code key} that starts from the unit's {@code prior} counts; not yet started. */
+        Handle(JobKey key, UnitCounts prior) {
+            super(prior);
             this.key = key;
-            this.thread = thread;
+        }
+
+        /** The unit this job runs. */
+        final JobKey key() {
+            return key;
         }
 
         /**

@@ -181,31 +181,39 @@ final class Scheduler {
      */
     static final int LAUNCH_BATCH = 32;
 
+    /** The request's workers: never more jobs alive at once, so never more units handed out at once. */
+    int workers() {
+        return workers;
+    }
+
     /**
      * Waits until a worker is free, a unit may run and (under an engine-wide cap) the request holds a permit for it,
      * marks it SCHEDULED and returns it; returns null once every segment was delivered or the request was
      * {@linkplain #stop() stopped}. One unit of {@link #awaitNextJobs}.
      */
     Launch awaitNextJob() throws InterruptedException {
-        Launch[] one = new Launch[1];
-        return awaitNextJobs(one) == 0 ? null : one[0];
+        JobKey[] key = new JobKey[1];
+        UnitCounts[] prior = new UnitCounts[1];
+        return awaitNextJobs(key, prior) == 0 ? null : new Launch(key[0], prior[0]);
     }
 
     /**
-     * Waits as {@link #awaitNextJob} does, then hands out as many units as may run now, up to {@code launches.length},
-     * in launch order and under one hold of the lock: each is marked SCHEDULED and put in {@code launches} from index
-     * 0. Returns how many; 0 once every segment was delivered or the request was {@linkplain #stop() stopped}.
+     * Waits as {@link #awaitNextJob} does, then hands out as many units as may run now, up to {@code keys.length}, in
+     * launch order and under one hold of the lock: each is marked SCHEDULED, its key put in {@code keys} and what its
+     * earlier jobs went through at the same index of {@code priors}, from index 0. Returns how many; 0 once every
+     * segment was delivered or the request was {@linkplain #stop() stopped}.
      *
      * <p>The owner forks the jobs of the units it was handed, in order, before it asks again. When jobs end faster than
      * the owner forks (short jobs), it finds many workers free at each wake, and one lock hold for all of them is what
      * keeps it off the lock the ending jobs take. Under an engine-wide cap it hands out one unit at a time: the request
      * then waits for each permit in its turn among the other requests, as the cap's queue expects.
      */
-    int awaitNextJobs(Launch[] launches) throws InterruptedException {
-        if (launches.length == 0) {
-            throw new IllegalArgumentException("launches must have room for at least one unit, had length 0");
+    int awaitNextJobs(JobKey[] keys, UnitCounts[] priors) throws InterruptedException {
+        if (keys.length == 0 || priors.length != keys.length) {
+            throw new IllegalArgumentException("keys and priors must have the same length, at least 1, had "
+                    + keys.length + " and " + priors.length);
         }
-        int limit = permits == JobPermits.UNLIMITED ? launches.length : 1;
+        int limit = permits == JobPermits.UNLIMITED ? keys.length : 1;
         while (true) {
             lock.lock();
             try {
@@ -228,7 +236,8 @@ final class Scheduler {
                         }
                         board.scheduled(key);
                         alive++;
-                        launches[handedOut++] = new Launch(key, board.prior(key));
+                        keys[handedOut] = key;
+                        priors[handedOut++] = board.prior(key);
                     }
                     if (handedOut > 0) {
                         assert invariantsHold() : this;

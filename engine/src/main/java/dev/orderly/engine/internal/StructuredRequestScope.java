@@ -7,7 +7,6 @@ import java.util.concurrent.StructuredTaskScope.Subtask;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
-import java.util.function.Function;
 
 /**
  * The {@link RequestScope} on one {@link StructuredTaskScope}, owned by the thread that called {@code Engine.run} if
@@ -64,7 +63,7 @@ final class StructuredRequestScope implements RequestScope, StructuredTaskScope.
     }
 
     @Override
-    public Optional<Throwable> run(Callable<Void> walker, Function<Launch, Callable<Void>> jobs)
+    public Optional<Throwable> run(Callable<Void> walker, RequestScope.Jobs jobs)
             throws InterruptedException {
         if (Thread.currentThread().isVirtual()) {
             return runAsOwner(walker, jobs);
@@ -86,7 +85,7 @@ final class StructuredRequestScope implements RequestScope, StructuredTaskScope.
         }
     }
 
-    private Optional<Throwable> runAsOwner(Callable<Void> walker, Function<Launch, Callable<Void>> jobs)
+    private Optional<Throwable> runAsOwner(Callable<Void> walker, RequestScope.Jobs jobs)
             throws InterruptedException {
         boolean interrupted = false;
         try (StructuredTaskScope<Object, Void> scope =

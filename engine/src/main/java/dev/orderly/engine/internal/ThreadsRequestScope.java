@@ -13,7 +13,6 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
-import java.util.function.Function;
 
 /**
  * The {@link RequestScope} on plain JDK 21 APIs: one virtual thread per task, started by the owner, with the owner
@@ -73,12 +72,12 @@ final class ThreadsRequestScope implements RequestScope {
     }
 
     @Override
-    public Optional<Throwable> run(Callable<Void> walker, Function<Launch, Callable<Void>> jobs)
+    public Optional<Throwable> run(Callable<Void> walker, RequestScope.Jobs jobs)
             throws InterruptedException {
         return VirtualOwner.run(threads, () -> runAsOwner(walker, jobs));
     }
 
-    private Optional<Throwable> runAsOwner(Callable<Void> walker, Function<Launch, Callable<Void>> jobs)
+    private Optional<Throwable> runAsOwner(Callable<Void> walker, RequestScope.Jobs jobs)
             throws InterruptedException {
         owner = Thread.currentThread();
         boolean interrupted = false;

@@ -16,6 +16,29 @@ record UnitCounts(int dials, int failures, int timeouts, int successes) {
     /** A unit never run (or one found in the store, which no job ran). */
     static final UnitCounts NONE = new UnitCounts(0, 0, 0, 0);
 
+    // The counts nearly every unit ends with (a few dials, no failure, no timeout, one success or two), made once:
+    // the end of such a job allocates nothing for them. Indexed by dials * PLAIN_SUCCESSES + successes.
+    private static final int PLAIN_DIALS = 8;
+    private static final int PLAIN_SUCCESSES = 3;
+    private static final UnitCounts[] PLAIN = new UnitCounts[PLAIN_DIALS * PLAIN_SUCCESSES];
+
+    static {
+        for (int dials = 0; dials < PLAIN_DIALS; dials++) {
+            for (int successes = 0; successes < PLAIN_SUCCESSES; successes++) {
+                PLAIN[dials * PLAIN_SUCCESSES + successes] = new UnitCounts(dials, 0, 0, successes);
+            }
+        }
+    }
+
+    /** These counts; a shared instance for the common ones (counts are values: compare them with equals). */
+    static UnitCounts of(int dials, int failures, int timeouts, int successes) {
+        if (failures == 0 && timeouts == 0 && dials >= 0 && dials < PLAIN_DIALS && successes >= 0
+                && successes < PLAIN_SUCCESSES) {
+            return PLAIN[dials * PLAIN_SUCCESSES + successes];
+        }
+        return new UnitCounts(dials, failures, timeouts, successes);
+    }
+
     /** Counts with no job succeeded yet. */
     UnitCounts(int dials, int failures, int timeouts) {
         this(dials, failures, timeouts, 0);
@@ -23,9 +46,10 @@ record UnitCounts(int dials, int failures, int timeouts, int successes) {
 
     /**
      * The counts of one job as it runs, starting from the unit's: lives on the job's own thread only (not
-     * thread-safe), and is handed to the scheduler, as a {@link UnitCounts}, when the job ends.
+     * thread-safe), and is handed to the scheduler, as a {@link UnitCounts}, when the job ends. Not final: a running
+     * job's {@link RunningJobs.Handle} is its tally too, so that a job is one object.
      */
-    static final class Tally {
+    static class Tally {
         int dials;
         int failures;
         int timeouts;
@@ -39,7 +63,7 @@ record UnitCounts(int dials, int failures, int timeouts, int successes) {
         }
 
         UnitCounts counts() {
-            return new UnitCounts(dials, failures, timeouts, successes);
+            return of(dials, failures, timeouts, successes);
         }
     }
 }

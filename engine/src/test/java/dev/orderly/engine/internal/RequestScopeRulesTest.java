@@ -106,7 +106,8 @@ class RequestScopeRulesTest {
             start(Thread.ofVirtual(), walker, jobs);
         }
 
-        void start(Thread.Builder ownerBuilder, Callable<Void> walker, Function<Launch, Callable<Void>> jobs) {
+        void start(Thread.Builder ownerBuilder, Callable<Void> walker, Function<Launch, Callable<Void>> launches) {
+            RequestScope.Jobs jobs = (key, prior) -> launches.apply(new Launch(key, prior));
             owner.set(ownerBuilder.name("scope-rules-owner").start(() -> {
                 Optional<Throwable> result;
                 try {
@@ -451,12 +452,12 @@ class RequestScopeRulesTest {
             firstJobCollected.get(10, TimeUnit.SECONDS);
             return null; // cancels the second and third jobs
         };
-        Function<Launch, Callable<Void>> jobs = launch -> {
+        RequestScope.Jobs jobs = (key, prior) -> {
             switch (launches.getAndIncrement()) {
                 case 0:
                     return () -> { // ends well at once, freeing its worker
                         firstJob.set(new WeakReference<>(Thread.currentThread()));
-                        scheduler.jobEnded(launch.key(), false, null);
+                        scheduler.jobEnded(key, false, null);
                         return null;
                     };
                 case 1:

@@ -224,10 +224,10 @@ class SchedulerDeferredDeliveryTest {
     void aDeliveryWhileTheOwnerWaitsToLaunchMovesTheWindowAndWakesTheOwner() throws Exception {
         // Look-ahead 16, 20 workers: the window, not the workers, holds the owner back once 16 units are handed out.
         Scheduler scheduler = new Scheduler(new RequestPlan(0, 40, 1, 20), 16);
-        Launch[] window = new Launch[32];
-        assertEquals(16, scheduler.awaitNextJobs(window));
+        JobKey[] window = new JobKey[32];
+        assertEquals(16, scheduler.awaitNextJobs(window, new UnitCounts[32]));
         for (int i = 0; i < 16; i++) {
-            scheduler.jobEnded(window[i].key(), true, ONE_DIAL);
+            scheduler.jobEnded(window[i], true, ONE_DIAL);
         }
         CompletableFuture<Launch> owner = inBackground(scheduler::awaitNextJob);
         assertStillWaiting(owner, "the owner with the window full");

@@ -132,31 +132,34 @@ class SchedulerTest {
     void handsOutEveryUnitThatMayRunNowInOneCallInLaunchOrder() throws Exception {
         // 1 stage, 4 workers, a look-ahead of 8: four units may run at once.
         Scheduler scheduler = new Scheduler(new RequestPlan(0, 10, 1, 4), 8);
-        Launch[] launches = new Launch[Scheduler.LAUNCH_BATCH];
+        JobKey[] keys = new JobKey[Scheduler.LAUNCH_BATCH];
+        UnitCounts[] priors = new UnitCounts[Scheduler.LAUNCH_BATCH];
 
-        assertEquals(4, scheduler.awaitNextJobs(launches), "units handed out with 4 workers free");
+        assertEquals(4, scheduler.awaitNextJobs(keys, priors), "units handed out with 4 workers free");
         for (int segment = 0; segment < 4; segment++) {
-            assertEquals(new Launch(new JobKey(segment, 0), UnitCounts.NONE), launches[segment]);
+            assertEquals(new JobKey(segment, 0), keys[segment]);
+            assertEquals(UnitCounts.NONE, priors[segment]);
         }
-        assertNull(launches[4], "nothing written past the units handed out");
+        assertNull(keys[4], "nothing written past the units handed out");
+        assertNull(priors[4], "nothing written past the units handed out");
         assertEquals(4, scheduler.alive());
 
         scheduler.jobEnded(new JobKey(0, 0), true, ONE_DIAL);
         scheduler.jobEnded(new JobKey(2, 0), true, ONE_DIAL);
-        assertEquals(2, scheduler.awaitNextJobs(launches), "units handed out with 2 workers free");
-        assertEquals(new JobKey(4, 0), launches[0].key());
-        assertEquals(new JobKey(5, 0), launches[1].key());
+        assertEquals(2, scheduler.awaitNextJobs(keys, priors), "units handed out with 2 workers free");
+        assertEquals(new JobKey(4, 0), keys[0]);
+        assertEquals(new JobKey(5, 0), keys[1]);
         assertEquals(4, scheduler.alive());
     }
 
     @Test
     void handsOutNoMoreUnitsAtOnceThanThereIsRoomFor() throws Exception {
         Scheduler scheduler = new Scheduler(new RequestPlan(0, 10, 1, 4), 8);
-        Launch[] two = new Launch[2];
+        JobKey[] two = new JobKey[2];
 
-        assertEquals(2, scheduler.awaitNextJobs(two));
-        assertEquals(new JobKey(0, 0), two[0].key());
-        assertEquals(new JobKey(1, 0), two[1].key());
+        assertEquals(2, scheduler.awaitNextJobs(two, new UnitCounts[2]));
+        assertEquals(new JobKey(0, 0), two[0]);
+        assertEquals(new JobKey(1, 0), two[1]);
         assertEquals(2, scheduler.alive(), "the units not handed out are not counted as alive");
         assertEquals(new JobKey(2, 0), scheduler.awaitNextJob().key(), "the next unit is the one after the batch");
     }
@@ -165,21 +168,24 @@ class SchedulerTest {
     void handsOutNothingAtOnceOnceStoppedOrFinished() throws Exception {
         Scheduler stopped = new Scheduler(PLAN, LOOKAHEAD);
         stopped.stop();
-        assertEquals(0, stopped.awaitNextJobs(new Launch[4]));
+        assertEquals(0, stopped.awaitNextJobs(new JobKey[4], new UnitCounts[4]));
 
         Scheduler finished = new Scheduler(new RequestPlan(0, 1, 1, 2), 1);
         Launch only = finished.awaitNextJob();
         finished.jobEnded(only.key(), true, ONE_DIAL);
         finished.delivered(0);
-        assertEquals(0, finished.awaitNextJobs(new Launch[4]));
+        assertEquals(0, finished.awaitNextJobs(new JobKey[4], new UnitCounts[4]));
     }
 
     @Test
-    void aBatchMustHaveRoomForOneUnit() {
+    void aBatchMustHaveRoomForOneUnitAndAPriorForEachKey() {
         Scheduler scheduler = new Scheduler(PLAN, LOOKAHEAD);
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> scheduler.awaitNextJobs(new Launch[0]));
-        assertEquals("launches must have room for at least one unit, had length 0", e.getMessage());
+                () -> scheduler.awaitNextJobs(new JobKey[0], new UnitCounts[0]));
+        assertEquals("keys and priors must have the same length, at least 1, had 0 and 0", e.getMessage());
+        e = assertThrows(IllegalArgumentException.class,
+                () -> scheduler.awaitNextJobs(new JobKey[2], new UnitCounts[1]));
+        assertEquals("keys and priors must have the same length, at least 1, had 2 and 1", e.getMessage());
         assertEquals(0, scheduler.alive());
     }
 

@@ -63,13 +63,14 @@ class SchedulerUnderACapTest {
     void underACapUnitsAreHandedOutOneAtATimeEvenWithRoomForMore() throws Exception {
         EngineJobCap cap = new EngineJobCap(4);
         Scheduler scheduler = new Scheduler(new RequestPlan(0, 10, 1, 4), 8, false, cap.join("a"));
-        Launch[] launches = new Launch[Scheduler.LAUNCH_BATCH];
+        JobKey[] keys = new JobKey[Scheduler.LAUNCH_BATCH];
+        UnitCounts[] priors = new UnitCounts[Scheduler.LAUNCH_BATCH];
 
-        assertEquals(1, scheduler.awaitNextJobs(launches), "units handed out at once under a cap");
-        assertEquals(new JobKey(0, 0), launches[0].key());
+        assertEquals(1, scheduler.awaitNextJobs(keys, priors), "units handed out at once under a cap");
+        assertEquals(new JobKey(0, 0), keys[0]);
         assertEquals(1, cap.alive(), cap.toString());
-        assertEquals(1, scheduler.awaitNextJobs(launches));
-        assertEquals(new JobKey(1, 0), launches[0].key());
+        assertEquals(1, scheduler.awaitNextJobs(keys, priors));
+        assertEquals(new JobKey(1, 0), keys[0]);
         assertEquals(2, cap.alive(), cap.toString());
     }
 

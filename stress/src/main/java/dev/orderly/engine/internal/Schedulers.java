@@ -17,10 +17,9 @@ final class Schedulers {
      */
     static Scheduler started(int workers, int lookahead, int handedOut, int done) {
         Scheduler scheduler = new Scheduler(new RequestPlan(0, 32, 1, workers), lookahead);
-        Launch[] launches = new Launch[handedOut];
         int got;
         try {
-            got = scheduler.awaitNextJobs(launches);
+            got = scheduler.awaitNextJobs(new JobKey[handedOut], new UnitCounts[handedOut]);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("set-up interrupted", e);
