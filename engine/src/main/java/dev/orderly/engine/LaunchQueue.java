@@ -9,8 +9,6 @@ import dev.orderly.engine.LaunchBook.Wait;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
@@ -57,8 +55,8 @@ import java.util.function.LongSupplier;
  * a later {@link #awaitTurn}, in any thread, that the call enabled. Actions before {@code awaitTurn} returns
  * happen-before anything its caller does next, as usual.
  *
- * <p>Cost: with nothing queued, {@code awaitTurn} and the job's {@code leave} take no lock (a count and a concurrent
- * set of the keys that dial); with jobs queued, the no-queue path takes the lock once and looks only at the first
+ * <p>Cost: with nothing queued, {@code awaitTurn} and the job's {@code leave} take no lock and allocate nothing (a
+ * count, and a slot per key that dials); with jobs queued, the no-queue path takes the lock once and looks only at the first
  * queued key. {@code slotFreed} with nothing queued takes no lock. Joining and leaving are
  * {@code O(log n + window)}. A waiting job outside the window costs no CPU.
  *
@@ -132,7 +130,7 @@ public final class LaunchQueue implements DialGate {
     // changed()); the low bits count the dial slots held by noQueueDialers. A slot is taken (CAS) only while QUEUED is
     // clear; while it is set the count changes only under the lock, so the book's decisions see it still.
     private final AtomicInteger noQueue = new AtomicInteger();
-    private final Set<JobKey> noQueueDialers = ConcurrentHashMap.newKeySet();
+    private final NoQueueDialers noQueueDialers;
     // written under the lock after each change of the book's size, read without it by slotFreed
     private volatile int queuedCount;
     @GuardedBy("lock")
@@ -170,8 +168,8 @@ public final class LaunchQueue implements DialGate {
      */
     public LaunchQueue(int workers, LaunchWindow window, Duration refusedDelay, Duration failureDelay,
             Consumer<? super JobKey> onJoin) {
-        this(window.size(workers), nanos("refusedDelay", refusedDelay), nanos("failureDelay", failureDelay), onJoin,
-                System::nanoTime);
+        this(workers, window.size(workers), nanos("refusedDelay", refusedDelay), nanos("failureDelay", failureDelay),
+                onJoin, System::nanoTime);
     }
 
     /**
@@ -179,13 +177,15 @@ public final class LaunchQueue implements DialGate {
      * take real time: a timed wait ends when the real delay has passed and then reads {@code nanoTime} again.
      */
     LaunchQueue(int workers, EngineConfig config, Consumer<? super JobKey> onJoin, LongSupplier nanoTime) {
-        this(windowSize(workers, config), config.refusedDelay().toNanos(), config.failureDelay().toNanos(), onJoin,
-                nanoTime);
+        this(workers, windowSize(workers, config), config.refusedDelay().toNanos(), config.failureDelay().toNanos(),
+                onJoin, nanoTime);
     }
 
-    private LaunchQueue(int window, long refusedDelayNanos, long failureDelayNanos, Consumer<? super JobKey> onJoin,
-            LongSupplier nanoTime) {
+    private LaunchQueue(int workers, int window, long refusedDelayNanos, long failureDelayNanos,
+            Consumer<? super JobKey> onJoin, LongSupplier nanoTime) {
         this.window = window;
+        // A request has at most one job per worker, so at most that many dial at once.
+        this.noQueueDialers = new NoQueueDialers(workers);
         this.book = new LaunchBook(window, LaunchQueue::wake, lock, () -> noQueue.get() & ~QUEUED);
         this.refusedDelayNanos = refusedDelayNanos;
         this.failureDelayNanos = failureDelayNanos;
