@@ -24,7 +24,7 @@ final class NoQueueDialers {
     static final int MAX_SLOTS = 1024;
 
     // Spreads the stages of one segment over the slots (an odd multiplier), while stage 0 maps segment s to slot s.
-    private static final int STAGE_SPREAD = 0x9E3779B9;
+    static final int STAGE_SPREAD = 0x9E3779B9;
 
     private final AtomicReferenceArray<JobKey> home;
     private final int mask;
@@ -87,7 +87,8 @@ final class NoQueueDialers {
         return overflow.size();
     }
 
-    private int slot(JobKey key) {
+    /** The home slot of {@code key}: its segment plus its stage times an odd spread, modulo the slots. */
+    int slot(JobKey key) {
         return ((int) key.segment() + key.stage() * STAGE_SPREAD) & mask;
     }
 }

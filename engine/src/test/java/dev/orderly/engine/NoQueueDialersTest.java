@@ -9,6 +9,7 @@ import dev.orderly.api.JobKey;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -76,6 +77,54 @@ class NoQueueDialersTest {
         assertFalse(dialers.remove(second));
         assertTrue(dialers.add(second), "back in its home slot");
         assertEquals(0, dialers.overflowing());
+    }
+
+    @Test
+    void aKeysHomeSlotIsItsSegmentPlusItsStageTimesTheSpread() {
+        NoQueueDialers dialers = new NoQueueDialers(100); // 256 slots
+        assertEquals(37, dialers.slot(new JobKey(37, 0)));
+        assertEquals(37, dialers.slot(new JobKey(256 + 37, 0)));
+        assertEquals((37 + NoQueueDialers.STAGE_SPREAD) & 255, dialers.slot(new JobKey(37, 1)));
+        assertEquals((37 + 3 * NoQueueDialers.STAGE_SPREAD) & 255, dialers.slot(new JobKey(37, 3)));
+    }
+
+    @Test
+    @Timeout(30)
+    void whenTwoThreadsRemoveOneKeyAtOnceExactlyOneRemovesIt() throws Exception {
+        // leave is idempotent and may come from any thread: a key given back twice would free two dial slots.
+        NoQueueDialers dialers = new NoQueueDialers(10);
+        JobKey key = new JobKey(3, 0);
+        CyclicBarrier both = new CyclicBarrier(2);
+        AtomicInteger removedByOther = new AtomicInteger();
+        AtomicInteger errors = new AtomicInteger();
+        int rounds = 50_000;
+        Thread other = Thread.ofPlatform().start(() -> {
+            try {
+                for (int i = 0; i < rounds; i++) {
+                    both.await(10, TimeUnit.SECONDS);
+                    if (dialers.remove(key)) {
+                        removedByOther.incrementAndGet();
+                    }
+                    both.await(10, TimeUnit.SECONDS);
+                }
+            } catch (Exception e) {
+                errors.incrementAndGet();
+            }
+        });
+        int removedHere = 0;
+        for (int i = 0; i < rounds; i++) {
+            assertTrue(dialers.add(key));
+            both.await(10, TimeUnit.SECONDS);
+            if (dialers.remove(key)) {
+                removedHere++;
+            }
+            both.await(10, TimeUnit.SECONDS);
+            assertFalse(dialers.contains(key));
+        }
+        other.join(TimeUnit.SECONDS.toMillis(10));
+        assertFalse(other.isAlive(), "the other thread did not end in time");
+        assertEquals(0, errors.get());
+        assertEquals(rounds, removedHere + removedByOther.get(), "each round, exactly one remove found the key");
     }
 
     @Test

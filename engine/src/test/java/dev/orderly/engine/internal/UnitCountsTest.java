@@ -26,6 +26,8 @@ class UnitCountsTest {
     void theCommonCountsAreSharedAndTheRestMadeEachTime() {
         // One dial, one success: how nearly every unit ends; its end allocates nothing for its counts.
         assertSame(UnitCounts.of(1, 0, 0, 1), UnitCounts.of(1, 0, 0, 1));
+        assertSame(UnitCounts.of(0, 0, 0, 0), UnitCounts.of(0, 0, 0, 0));
+        assertSame(UnitCounts.of(1, 0, 0, 0), UnitCounts.of(1, 0, 0, 0));
         assertSame(UnitCounts.of(7, 0, 0, 2), UnitCounts.of(7, 0, 0, 2));
         assertNotSame(UnitCounts.of(8, 0, 0, 1), UnitCounts.of(8, 0, 0, 1));
         assertNotSame(UnitCounts.of(1, 0, 0, 3), UnitCounts.of(1, 0, 0, 3));
