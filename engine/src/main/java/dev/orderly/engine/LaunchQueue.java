@@ -56,8 +56,8 @@ import java.util.function.LongSupplier;
  * happen-before anything its caller does next, as usual.
  *
  * <p>Cost: with nothing queued, {@code awaitTurn} and the job's {@code leave} take no lock and allocate nothing (a
- * count, and a slot per key that dials); with jobs queued, the no-queue path takes the lock once and looks only at the first
- * queued key. {@code slotFreed} with nothing queued takes no lock. Joining and leaving are
+ * count, and a slot per key that dials); with jobs queued, the no-queue path takes the lock once and looks only at
+ * the first queued key. {@code slotFreed} with nothing queued takes no lock. Joining and leaving are
  * {@code O(log n + window)}. A waiting job outside the window costs no CPU.
  *
  * <p>This class is thread-safe. One live job per key: a key has at most one thread in {@code awaitTurn}, and calls it
