@@ -561,17 +561,21 @@ final class Scheduler {
 
     /**
      * {@link #isNeeded} asked by the job that runs the unit of {@code key}, before it dials, after every wait and when
-     * a dial returns. A unit of the last stage has no stage above it, and only its own job (one live job per unit)
-     * can make it DONE: while that job runs, the unit is needed until the request stops or the client reads past its
-     * segment. Those are three volatile reads, each monotonic, so the answer is the one {@code isNeeded} would have
-     * given at the moment of the last read, with no lock taken. A lower stage, which a higher one can cover, asks
-     * {@code isNeeded}.
+     * a dial returns, with no lock taken. While that job runs, its segment was launched, so it lies under the window's
+     * end for good, and the unit stays needed until the request stops, the client reads past its segment, or a stage
+     * at or above it in its segment is DONE (only a lower stage: a unit of the last stage has no stage above it, and
+     * only its own job, one live job per unit, can make it DONE). Each of those is a volatile or acquire read of a
+     * value that moves one way only; the DONE stage is read before the client's segment, so a slot of the board
+     * already handed to a later segment is never taken for this one (see {@link UnitBoard#doneStageOfItsJob}). The
+     * answer is the one {@code isNeeded} would have given at the moment of the last read.
      */
+    // The board's one read without the lock (UnitBoard.doneStageOfItsJob, an acquire read; see above).
+    @SuppressWarnings("GuardedBy")
     boolean isNeededByItsJob(JobKey key) {
-        if (key.stage() != lastStage) {
-            return isNeeded(key);
-        }
-        return !stopped && !failed && key.segment() >= clientAt;
+        long segment = key.segment();
+        int stage = key.stage();
+        int doneStage = stage == lastStage ? -1 : board.doneStageOfItsJob(segment);
+        return !stopped && !failed && segment >= clientAt && doneStage < stage;
     }
 
     /** The segment the client waits for now; a dial carries it so that a tier2 can rank the job. */

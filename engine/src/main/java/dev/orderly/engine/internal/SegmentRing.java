@@ -1,5 +1,7 @@
 package dev.orderly.engine.internal;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 
 /**
@@ -10,9 +12,13 @@ import java.util.Arrays;
  * itself). A slot is {@linkplain #clear cleared} when its segment is delivered, ready for the segment
  * {@code capacity} further on. Its memory depends on the size only.
  *
- * <p>Not thread-safe: the {@link UnitBoard} that owns it is used under the scheduler's lock.
+ * <p>Not thread-safe: the {@link UnitBoard} that owns it is used under the scheduler's lock. The one exception is
+ * {@link #doneAcquire}: every write of a DONE stage is a release, so a job may read its own segment's DONE stage
+ * without the lock (see {@link UnitBoard#doneStageOfItsJob}).
  */
 final class SegmentRing {
+
+    private static final VarHandle INTS = MethodHandles.arrayElementVarHandle(int[].class);
 
     private final int size;
     // the capacity - 1: a slot is the segment's low bits
@@ -54,6 +60,15 @@ final class SegmentRing {
         return done[slot(segment)];
     }
 
+    /**
+     * {@link #done} read without the owner's lock, with acquire semantics: it sees every write of a DONE stage
+     * (each a release) made to the slot before, so it is the value of a segment the slot stood for at the moment of
+     * the read. Which segment that was is for the caller to establish.
+     */
+    int doneAcquire(long segment) {
+        return (int) INTS.getAcquire(done, slot(segment));
+    }
+
     /** A job for {@code stage} of {@code segment} was started. */
     void launch(long segment, int stage) {
         int i = slot(segment);
@@ -72,14 +87,14 @@ final class SegmentRing {
     /** {@code stage} of {@code segment}, and every stage under it, is DONE. */
     void markDone(long segment, int stage) {
         int i = slot(segment);
-        done[i] = Math.max(done[i], stage);
+        INTS.setRelease(done, i, Math.max(done[i], stage));
         launched[i] = Math.max(launched[i], stage);
     }
 
     /** The last stage of {@code segment} goes back to PENDING; the stages under it stay DONE. */
     void rerunLastStage(long segment, int lastStage) {
         int i = slot(segment);
-        done[i] = lastStage - 1;
+        INTS.setRelease(done, i, lastStage - 1);
         launched[i] = lastStage - 1;
     }
 
@@ -96,7 +111,7 @@ final class SegmentRing {
     void clear(long segment) {
         int i = slot(segment);
         launched[i] = -1;
-        done[i] = -1;
+        INTS.setRelease(done, i, -1);
         lastStageCounts[i] = null;
     }
 

@@ -238,6 +238,17 @@ final class UnitBoard {
         return segment >= windowEnd() || ring.done(segment) < key.stage();
     }
 
+    /**
+     * The highest DONE stage of {@code segment}, or -1, read without the lock by the job that runs a unit of it: a
+     * launched segment stays in the window until the client has read it, and only then may its slot stand for another
+     * segment. So the value is {@code segment}'s at the moment of the read if the client, read after it, has not read
+     * past {@code segment}; the caller must check that (the slot is cleared, a release, only after the client's
+     * segment moved past it).
+     */
+    int doneStageOfItsJob(long segment) {
+        return ring.doneAcquire(segment);
+    }
+
     /** The lowest stage of {@code segment} (inside the window) that is not DONE; the stage count if all are. */
     int lowestStageNotDone(long segment) {
         assert guarded() : "the board is used without its lock";

@@ -327,19 +327,29 @@ class SchedulerTest {
     }
 
     @Test
-    void aJobAsksWithoutTheLockOnlyForTheLastStageAndGetsTheBoardsAnswer() throws Exception {
+    void aJobAsksWithoutTheLockAndGetsTheBoardsAnswer() throws Exception {
         Scheduler scheduler = new Scheduler(PLAN, LOOKAHEAD);
         Launch top = scheduler.awaitNextJob();
         assertEquals(new JobKey(0, 1), top.key(), "the highest stage of the lowest segment first");
         assertTrue(scheduler.isNeededByItsJob(new JobKey(0, 0)));
         assertTrue(scheduler.isNeededByItsJob(new JobKey(0, 1)));
+        Launch lower = scheduler.awaitNextJob();
+        assertEquals(new JobKey(1, 0), lower.key(), "segment 1 waits for segment 0's stage 0: its stage 0 runs");
+        assertTrue(scheduler.isNeededByItsJob(lower.key()));
         scheduler.jobEnded(top.key(), true, ONE_DIAL);
 
-        assertFalse(scheduler.isNeededByItsJob(new JobKey(0, 0)), "a lower stage asks the board: covered");
-        assertTrue(scheduler.isNeededByItsJob(new JobKey(1, 1)), "the next segment's last stage");
+        assertFalse(scheduler.isNeededByItsJob(new JobKey(0, 0)), "a lower stage covered by a DONE stage above it");
+        assertTrue(scheduler.isNeededByItsJob(lower.key()), "segment 1's stage 0: nothing above it is DONE");
+        Launch above = scheduler.awaitNextJob();
+        assertEquals(new JobKey(1, 1), above.key(), "segment 0 done: segment 1's last stage may run");
+        scheduler.jobEnded(above.key(), true, ONE_DIAL);
+        assertFalse(scheduler.isNeededByItsJob(lower.key()), "covered by segment 1's last stage, DONE");
+        assertTrue(scheduler.isNeededByItsJob(new JobKey(2, 1)), "the next segment's last stage");
         assertTrue(scheduler.isNeededByItsJob(new JobKey(9, 1)), "far past the look-ahead");
         scheduler.delivered(0);
         assertFalse(scheduler.isNeededByItsJob(new JobKey(0, 1)), "the last stage of a delivered segment");
+        assertFalse(scheduler.isNeededByItsJob(new JobKey(0, 0)),
+                "a lower stage of a delivered segment, whose slot the board has cleared for segment " + LOOKAHEAD);
         assertTrue(scheduler.isNeededByItsJob(new JobKey(1, 1)), "the client's segment now");
     }
 

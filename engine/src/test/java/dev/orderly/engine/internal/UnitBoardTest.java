@@ -99,6 +99,24 @@ class UnitBoardTest {
                 if (checkAgainstModel && !board.windowInvariantsHold()) {
                     fail("invariants broken: " + board);
                 }
+                if (checkAgainstModel) {
+                    checkWhatRunningJobsReadWithoutTheLock();
+                }
+            }
+        }
+
+        /**
+         * A running job of a segment the client has not read sees, in its slot, the highest DONE stage of its own
+         * segment, and so the board's answer to whether it is still needed.
+         */
+        private void checkWhatRunningJobsReadWithoutTheLock() {
+            for (JobKey r : running) {
+                if (r.segment() < board.reading()) {
+                    continue;
+                }
+                int doneStage = board.doneStageOfItsJob(r.segment());
+                assertEquals(highestDone.getOrDefault(r.segment(), -1), doneStage, r + " reads its segment's slot");
+                assertEquals(board.isNeeded(r), doneStage < r.stage(), r + " is needed as the board says");
             }
         }
 
