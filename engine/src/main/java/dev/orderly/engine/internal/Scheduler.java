@@ -42,20 +42,21 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 /*
  * Deliveries the board learns of late. The walker is the request's one serial path: with short jobs every job's end
- * takes this lock, and a walker that queued for it at each delivery set the pace of the whole request. So the walker
- * records each delivery in clientAt (a volatile only it writes) and takes the lock only when it is free at once
- * (tryLock), when the board would fall more than maxDeferred segments behind the client, for the last segment, or
- * while the owner waits to launch. Any thread that takes the lock first applies what the walker recorded
- * (applyDeliveries), and every release of the lock is followed by afterUnlock(), which looks again, so a delivery
- * recorded while another thread held the lock is applied by that thread: the walker writes clientAt then reads the
- * lock's state, a holder writes the state (unlock) then reads clientAt, and of two such volatile pairs one always
- * sees the other's write. The owner does the same with ownerWaiting before it waits on launchable, which releases
- * the lock without afterUnlock().
+ * takes this lock, and a walker that took it at each delivery set the pace of the whole request. So the walker
+ * records each delivery in clientAt (a volatile only it writes) and takes the lock only when the board would fall
+ * more than maxDeferred segments behind the client, for the last segment, or while the owner waits to launch. Every
+ * thread that takes the lock first applies what the walker recorded (applyDeliveries), so a delivery left behind is
+ * applied by the next thread to take the lock: a job's end, the owner before it hands out a unit, the walker itself
+ * before it waits for an output. Only the owner uses the window, and it applies every delivery before it looks; the
+ * one thing to guard is an owner that waits on launchable with a delivery left behind, which nothing else may come
+ * to apply: the owner writes ownerWaiting then reads clientAt before it waits, the walker writes clientAt then reads
+ * ownerWaiting, and of two such volatile pairs one always sees the other's write (the owner does not wait, or the
+ * walker takes the lock, applies and signals).
  *
- * So the board's reading may trail the client's by at most maxDeferred segments, and only while the lock is held by
- * others: the window is then that much smaller, never larger. The walker still knows which outputs are ready without
- * the lock: readyEnd is the board's last-stage frontier, and only the walker can make a ready output not ready (a
- * re-run, which applies every delivery first).
+ * So the board's reading may trail the client's by at most maxDeferred segments, while no thread takes the lock: the
+ * window is then that much smaller, never larger, and the owner never decides on it. The walker still knows which
+ * outputs are ready without the lock: readyEnd is the board's last-stage frontier, and only the walker can make a
+ * ready output not ready (a re-run, which applies every delivery first).
  */
 final class Scheduler {
 
@@ -84,7 +85,7 @@ final class Scheduler {
     // The board's last-stage frontier: every segment from reading up to it has its output ready. Written under the lock
     // in changed(); awaitOutput reads it without the lock.
     private volatile long readyEnd;
-    // True while the owner is about to wait, or waits, on launchable: a delivery is then never left to others.
+    // True while the owner is about to wait, or waits, on launchable: a delivery then takes the lock and applies.
     private volatile boolean ownerWaiting;
     // How far the board may trail the client: a sixteenth of the look-ahead, at most MAX_DEFERRED (0: never)
     private final long maxDeferred;
@@ -134,7 +135,6 @@ final class Scheduler {
             return board.segmentToCheck();
         } finally {
             lock.unlock();
-            afterUnlock();
         }
     }
 
@@ -147,7 +147,6 @@ final class Scheduler {
             changed();
         } finally {
             lock.unlock();
-            afterUnlock();
         }
     }
 
@@ -248,8 +247,8 @@ final class Scheduler {
                     }
                     // Nothing to launch now: a permit handed to this request meanwhile goes to another at once.
                     permits.withdraw();
-                    // await releases the lock without afterUnlock(): from here the walker leaves no delivery to others
-                    // (see the note above), and one it recorded before that is applied at the loop's top.
+                    // From here the walker leaves no delivery behind (see the note above), and one it left before is
+                    // applied at the loop's top.
                     ownerWaiting = true;
                     try {
                         if (clientAt == reading) {
@@ -262,7 +261,6 @@ final class Scheduler {
                 }
             } finally {
                 lock.unlock();
-                afterUnlock();
             }
             // Outside this lock, so that jobs can end (and free permits) while the owner waits for one.
             permits.awaitPermit();
@@ -289,7 +287,6 @@ final class Scheduler {
             changed();
         } finally {
             lock.unlock();
-            afterUnlock();
         }
     }
 
@@ -332,7 +329,6 @@ final class Scheduler {
             changed();
         } finally {
             lock.unlock();
-            afterUnlock();
         }
     }
 
@@ -378,7 +374,6 @@ final class Scheduler {
             }
         } finally {
             lock.unlock();
-            afterUnlock();
         }
     }
 
@@ -410,7 +405,6 @@ final class Scheduler {
             return "segment " + client + " waiting for stage " + stage;
         } finally {
             lock.unlock();
-            afterUnlock();
         }
     }
 
@@ -426,13 +420,12 @@ final class Scheduler {
             return board.prior(new JobKey(segment, board.lastStage())).successes();
         } finally {
             lock.unlock();
-            afterUnlock();
         }
     }
 
     /**
-     * The client has read {@code segment}; the look-ahead window moves up by one, at once when the lock is free, else
-     * by the next thread that takes it (see the note at the head of the class). Called by the walker only.
+     * The client has read {@code segment}; the look-ahead window moves up by one, now or when the next thread takes
+     * the lock (see the note at the head of the class). Called by the walker only.
      */
     void delivered(long segment) {
         long client = clientAt;
@@ -443,33 +436,14 @@ final class Scheduler {
             throw new IllegalStateException("segment " + segment + " delivered before its last stage was done");
         }
         clientAt = segment + 1;
-        if (!lock.tryLock()) {
-            if (segment + 1 - reading <= maxDeferred && segment + 1 < endSegment && !ownerWaiting) {
-                // Left to the thread that holds the lock, which applies it when it unlocks.
-                return;
-            }
-            lock.lock();
+        if (segment + 1 - reading <= maxDeferred && segment + 1 < endSegment && !ownerWaiting) {
+            return;
         }
+        lock.lock();
         try {
             applyDeliveries();
         } finally {
             lock.unlock();
-            afterUnlock();
-        }
-    }
-
-    /**
-     * Called by every thread right after it releases the lock: applies the deliveries the walker recorded while this
-     * thread held it (it found the lock taken and left them here); a thread that takes the lock in the meantime does
-     * the same when it releases it.
-     */
-    private void afterUnlock() {
-        while (clientAt != reading && lock.tryLock()) {
-            try {
-                applyDeliveries();
-            } finally {
-                lock.unlock();
-            }
         }
     }
 
@@ -505,7 +479,6 @@ final class Scheduler {
             return alive >= workers || (alive > 0 && permits.wouldWait());
         } finally {
             lock.unlock();
-            afterUnlock();
         }
     }
 
@@ -524,7 +497,6 @@ final class Scheduler {
             changed();
         } finally {
             lock.unlock();
-            afterUnlock();
         }
     }
 
@@ -539,7 +511,6 @@ final class Scheduler {
             outputReady.signalAll();
         } finally {
             lock.unlock();
-            afterUnlock();
         }
     }
 
@@ -555,7 +526,6 @@ final class Scheduler {
             return !stopped && !failed && board.isNeeded(key);
         } finally {
             lock.unlock();
-            afterUnlock();
         }
     }
 
@@ -585,7 +555,7 @@ final class Scheduler {
 
     /**
      * Diagnostic: the segment the board has seen delivered up to, read without the lock; it trails {@link #reading()}
-     * while deliveries wait for the lock (see the note at the head of the class).
+     * by the deliveries no thread has applied yet (see the note at the head of the class).
      */
     long boardReading() {
         return reading;
@@ -599,7 +569,6 @@ final class Scheduler {
             return board.trackedSegments();
         } finally {
             lock.unlock();
-            afterUnlock();
         }
     }
 
@@ -611,7 +580,6 @@ final class Scheduler {
             return alive;
         } finally {
             lock.unlock();
-            afterUnlock();
         }
     }
 
@@ -651,11 +619,6 @@ final class Scheduler {
                     + (failed ? ", failed" : "") + ", " + board + "]";
         } finally {
             lock.unlock();
-            // Not from inside a hold (an assertion's message): applying deliveries there would change the board
-            // under the operation that failed.
-            if (!lock.isHeldByCurrentThread()) {
-                afterUnlock();
-            }
         }
     }
 

@@ -12,15 +12,20 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * A delivery the walker makes while another thread holds the scheduler's lock does not wait for the lock: it is left
- * for that thread, which applies it when it releases the lock, and the board trails the client by at most a
- * sixteenth of the look-ahead. The lock is held for as long as a test likes by a job's end that blocks inside the
- * engine-wide cap's {@code release} (called under the lock).
+ * A delivery the walker makes takes no lock while the board trails the client by at most a sixteenth of the
+ * look-ahead: it is left for the next thread to take the scheduler's lock, which applies it first. Past that bound,
+ * for the last segment, or while the owner waits to launch, the delivery takes the lock. Where a test needs the lock
+ * held, a job's end holds it for as long as the test likes, blocked inside the engine-wide cap's {@code release}
+ * (called under the lock).
  */
 @Timeout(value = 20, unit = TimeUnit.SECONDS)
 class SchedulerDeferredDeliveryTest {
@@ -144,8 +149,8 @@ class SchedulerDeferredDeliveryTest {
     }
 
     @Test
-    void aDeliveryWhileAJobHoldsTheLockIsLeftToThatJobWhichAppliesItAsItReleasesTheLock() throws Exception {
-        // Look-ahead 32: the board may trail the client by 2 segments.
+    void aDeliveryWithinTheBoundTakesNoLockAndIsAppliedByTheNextThreadToTakeIt() throws Exception {
+        // Look-ahead 32: the board may trail the client by 2 segments. The job's end holds the lock throughout.
         Scheduler scheduler = holdingTheLock(40, 32, 2);
 
         assertDoneWithoutTheLock(deliver(scheduler, 0), "the delivery of segment 0");
@@ -154,8 +159,82 @@ class SchedulerDeferredDeliveryTest {
         assertEquals(0, scheduler.boardReading(), "the board, while the job holds the lock");
 
         permits.release.countDown();
-        await().atMost(Duration.ofSeconds(5)).until(() -> scheduler.boardReading() == 2);
         assertEquals("segment 2 ready, the client still on segment 1", scheduler.waitingFor());
+        assertEquals(2, scheduler.boardReading(), "the board, once a thread took the lock");
+    }
+
+    /** A thread that takes the scheduler's lock, by what it does there. */
+    @FunctionalInterface
+    private interface LockTaker {
+        void takeTheLock(Scheduler scheduler) throws Exception;
+    }
+
+    static Stream<Named<LockTaker>> lockTakers() {
+        return Stream.of(
+                Named.of("a job's end", s -> s.jobEnded(new JobKey(2, 0), true, ONE_DIAL)),
+                Named.of("a job's failure", Scheduler::jobFailed),
+                Named.of("units not forked", s -> s.notForked(1)),
+                Named.of("a job withdrawn", s -> s.jobWithdrawn(new JobKey(3, 0))),
+                Named.of("the owner's next launch", Scheduler::awaitNextJob),
+                Named.of("the walker's wait past its deadline",
+                        s -> assertEquals(Scheduler.OutputWait.DEADLINE_PASSED,
+                                s.awaitOutput(1, Deadline.after(Duration.ZERO)))),
+                Named.of("a re-run", s -> s.rerun(1)),
+                Named.of("successfulJobsOf", s -> s.successfulJobsOf(1)),
+                Named.of("isNeeded", s -> s.isNeeded(new JobKey(3, 0))),
+                Named.of("stop", Scheduler::stop),
+                Named.of("waitingFor", Scheduler::waitingFor),
+                Named.of("segmentToCheck", Scheduler::segmentToCheck),
+                Named.of("trackedSegments", Scheduler::trackedSegments),
+                Named.of("alive", Scheduler::alive));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("lockTakers")
+    void everyThreadThatTakesTheLockAppliesTheDeliveriesLeftBehindFirst(LockTaker taker) throws Exception {
+        // Look-ahead 32 (the board may trail by 2), 4 workers: segments 0 to 3 out, 0 and 1 done, 0 delivered.
+        Scheduler scheduler = new Scheduler(new RequestPlan(0, 40, 1, 4), 32);
+        assertEquals(4, scheduler.awaitNextJobs(new JobKey[4], new UnitCounts[4]));
+        scheduler.jobEnded(new JobKey(0, 0), true, ONE_DIAL);
+        scheduler.jobEnded(new JobKey(1, 0), true, ONE_DIAL);
+        deliver(scheduler, 0).get(5, TimeUnit.SECONDS);
+        assertEquals(0, scheduler.boardReading(), "the board, before any thread took the lock");
+
+        taker.takeTheLock(scheduler);
+
+        assertEquals(1, scheduler.boardReading(), "the board, once a thread took the lock");
+    }
+
+    @Test
+    void theOwnerAppliesADeliveryLeftBehindBeforeItLooksAtAFullWindow() throws Exception {
+        // Look-ahead 32, 40 workers: the window, not the workers, holds the owner back once 32 units are handed out.
+        Scheduler scheduler = new Scheduler(new RequestPlan(0, 40, 1, 40), 32);
+        JobKey[] window = new JobKey[40];
+        assertEquals(32, scheduler.awaitNextJobs(window, new UnitCounts[40]));
+        for (int i = 0; i < 32; i++) {
+            scheduler.jobEnded(window[i], true, ONE_DIAL);
+        }
+        deliver(scheduler, 0).get(5, TimeUnit.SECONDS);
+        assertEquals(0, scheduler.boardReading(), "the delivery, left behind");
+
+        CompletableFuture<Launch> owner = inBackground(scheduler::awaitNextJob);
+        assertEquals(32, owner.get(5, TimeUnit.SECONDS).key().segment(), "the unit the delivery let in");
+        assertEquals(1, scheduler.boardReading());
+    }
+
+    @Test
+    void pastTheBoundADeliveryWithTheLockFreeAppliesEveryDeliveryLeftBehind() throws Exception {
+        Scheduler scheduler = new Scheduler(new RequestPlan(0, 40, 1, 4), 32);
+        assertEquals(4, scheduler.awaitNextJobs(new JobKey[4], new UnitCounts[4]));
+        for (int segment = 0; segment < 3; segment++) {
+            scheduler.jobEnded(new JobKey(segment, 0), true, ONE_DIAL);
+        }
+        deliver(scheduler, 0).get(5, TimeUnit.SECONDS);
+        deliver(scheduler, 1).get(5, TimeUnit.SECONDS);
+        assertEquals(0, scheduler.boardReading(), "two deliveries, within the bound of 2");
+
+        deliver(scheduler, 2).get(5, TimeUnit.SECONDS);
+        assertEquals(3, scheduler.boardReading(), "the third, past it");
     }
 
     @Test
@@ -177,7 +256,8 @@ class SchedulerDeferredDeliveryTest {
         assertEquals(3, scheduler.boardReading(), "the board, while the job holds the lock");
 
         permits.release.countDown();
-        await().atMost(Duration.ofSeconds(5)).until(() -> scheduler.boardReading() == 5);
+        assertEquals(0, scheduler.alive(), "the jobs alive, once the job's end released the lock");
+        assertEquals(5, scheduler.boardReading(), "the board, once a thread took the lock");
     }
 
     @Test
