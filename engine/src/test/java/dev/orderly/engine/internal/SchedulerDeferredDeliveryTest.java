@@ -183,8 +183,8 @@ class SchedulerDeferredDeliveryTest {
                 Named.of("successfulJobsOf", s -> s.successfulJobsOf(1)),
                 Named.of("isNeeded", s -> s.isNeeded(new JobKey(3, 0))),
                 Named.of("stop", Scheduler::stop),
-                Named.of("waitingFor", Scheduler::waitingFor),
-                Named.of("segmentToCheck", Scheduler::segmentToCheck),
+                Named.of("waitingFor", s -> assertEquals("segment 1 ready, the client still on segment 0", s.waitingFor())),
+                Named.of("segmentToCheck", s -> assertEquals(-1, s.segmentToCheck(), "without resume, nothing to check")),
                 Named.of("trackedSegments", Scheduler::trackedSegments),
                 Named.of("alive", Scheduler::alive));
     }
@@ -203,6 +203,11 @@ class SchedulerDeferredDeliveryTest {
         taker.takeTheLock(scheduler);
 
         assertEquals(1, scheduler.boardReading(), "the board, once a thread took the lock");
+        // And released it: another thread takes it at once.
+        assertDoneWithoutTheLock(inBackground(() -> {
+            scheduler.alive();
+            return null;
+        }), "a thread after it");
     }
 
     @Test
