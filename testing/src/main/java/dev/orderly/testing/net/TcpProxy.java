@@ -57,6 +57,8 @@ public final class TcpProxy implements AutoCloseable {
     private final Condition closedCondition = lock.newCondition();
     private final ServerSocket listener;
     private final InetSocketAddress target;
+    // Started by start(); close() waits for it to leave accept, which is when the JDK really closes the listener.
+    private final Thread acceptor;
     // guarded by lock
     private Duration delay = Duration.ZERO;
     // guarded by lock
@@ -68,6 +70,8 @@ public final class TcpProxy implements AutoCloseable {
 
     private TcpProxy(ServerSocket listener, InetSocketAddress target) {
         this.listener = listener;
+        this.acceptor = new Thread(this::acceptLoop, "tcp-proxy-accept-" + listener.getLocalPort());
+        acceptor.setDaemon(true);
         this.target = target;
     }
 
@@ -89,9 +93,7 @@ public final class TcpProxy implements AutoCloseable {
             throw new IOException("tcp proxy: cannot listen on " + listen + ": " + e.getMessage(), e);
         }
         TcpProxy proxy = new TcpProxy(listener, target);
-        Thread acceptor = new Thread(proxy::acceptLoop, "tcp-proxy-accept-" + listener.getLocalPort());
-        acceptor.setDaemon(true);
-        acceptor.start();
+        proxy.acceptor.start();
         return proxy;
     }
 
@@ -163,13 +165,25 @@ public final class TcpProxy implements AutoCloseable {
         }
     }
 
-    /** Stops listening and resets every connection. Idempotent. */
+    /**
+     * Stops listening and resets every connection: once it returns, a connection to the proxy's address is refused
+     * (unless something else listens there by then). Idempotent.
+     */
     @Override
     public void close() {
         try {
             listener.close();
         } catch (IOException e) {
             // Closing a listening socket has nothing left to fail on that the caller could act on.
+        }
+        // The JDK closes a socket that a thread is blocked accepting on only once that thread has left accept; until
+        // then the kernel still completes connections into the backlog.
+        try {
+            if (!acceptor.join(Duration.ofSeconds(10))) {
+                throw new IllegalStateException("tcp proxy: the acceptor of " + address() + " did not stop in 10 s");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
         for (Link link : drainLinks(true)) {
             link.reset();
