@@ -113,6 +113,34 @@ class SchedulerDeferredDeliveryTest {
         return scheduler;
     }
 
+    /**
+     * 40 one-stage segments, 4 workers and a look-ahead of 32 (the board may trail the client by 2 segments): segments
+     * 0 to 3 handed out, and the jobs of the first {@code done} of them succeeded.
+     */
+    private static Scheduler withFourOut(int done) throws InterruptedException {
+        Scheduler scheduler = new Scheduler(new RequestPlan(0, 40, 1, 4), 32);
+        assertEquals(4, scheduler.awaitNextJobs(new JobKey[4], new UnitCounts[4]));
+        for (int segment = 0; segment < done; segment++) {
+            scheduler.jobEnded(new JobKey(segment, 0), true, ONE_DIAL);
+        }
+        return scheduler;
+    }
+
+    /**
+     * 40 one-stage segments, a look-ahead of {@code lookahead} and more workers than that: the window, not the
+     * workers, holds the owner back once its {@code lookahead} units were handed out, and their jobs all succeeded.
+     */
+    private static Scheduler withTheWindowFull(int lookahead) throws InterruptedException {
+        int workers = lookahead + 8;
+        Scheduler scheduler = new Scheduler(new RequestPlan(0, 40, 1, workers), lookahead);
+        JobKey[] window = new JobKey[workers];
+        assertEquals(lookahead, scheduler.awaitNextJobs(window, new UnitCounts[workers]));
+        for (int i = 0; i < lookahead; i++) {
+            scheduler.jobEnded(window[i], true, ONE_DIAL);
+        }
+        return scheduler;
+    }
+
     /** The walker's delivery of {@code segment}, on a thread of its own. */
     private static CompletableFuture<Void> deliver(Scheduler scheduler, long segment) {
         return inBackground(() -> {
@@ -183,8 +211,10 @@ class SchedulerDeferredDeliveryTest {
                 Named.of("successfulJobsOf", s -> s.successfulJobsOf(1)),
                 Named.of("isNeeded", s -> s.isNeeded(new JobKey(3, 0))),
                 Named.of("stop", Scheduler::stop),
-                Named.of("waitingFor", s -> assertEquals("segment 1 ready, the client still on segment 0", s.waitingFor())),
-                Named.of("segmentToCheck", s -> assertEquals(-1, s.segmentToCheck(), "without resume, nothing to check")),
+                Named.of("waitingFor",
+                        s -> assertEquals("segment 1 ready, the client still on segment 0", s.waitingFor())),
+                Named.of("segmentToCheck",
+                        s -> assertEquals(-1, s.segmentToCheck(), "without resume, nothing to check")),
                 Named.of("trackedSegments", Scheduler::trackedSegments),
                 Named.of("alive", Scheduler::alive));
     }
@@ -192,11 +222,8 @@ class SchedulerDeferredDeliveryTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("lockTakers")
     void everyThreadThatTakesTheLockAppliesTheDeliveriesLeftBehindFirst(LockTaker taker) throws Exception {
-        // Look-ahead 32 (the board may trail by 2), 4 workers: segments 0 to 3 out, 0 and 1 done, 0 delivered.
-        Scheduler scheduler = new Scheduler(new RequestPlan(0, 40, 1, 4), 32);
-        assertEquals(4, scheduler.awaitNextJobs(new JobKey[4], new UnitCounts[4]));
-        scheduler.jobEnded(new JobKey(0, 0), true, ONE_DIAL);
-        scheduler.jobEnded(new JobKey(1, 0), true, ONE_DIAL);
+        // Segments 0 and 1 done, 0 delivered.
+        Scheduler scheduler = withFourOut(2);
         deliver(scheduler, 0).get(5, TimeUnit.SECONDS);
         assertEquals(0, scheduler.boardReading(), "the board, before any thread took the lock");
 
@@ -212,13 +239,7 @@ class SchedulerDeferredDeliveryTest {
 
     @Test
     void theOwnerAppliesADeliveryLeftBehindBeforeItLooksAtAFullWindow() throws Exception {
-        // Look-ahead 32, 40 workers: the window, not the workers, holds the owner back once 32 units are handed out.
-        Scheduler scheduler = new Scheduler(new RequestPlan(0, 40, 1, 40), 32);
-        JobKey[] window = new JobKey[40];
-        assertEquals(32, scheduler.awaitNextJobs(window, new UnitCounts[40]));
-        for (int i = 0; i < 32; i++) {
-            scheduler.jobEnded(window[i], true, ONE_DIAL);
-        }
+        Scheduler scheduler = withTheWindowFull(32);
         deliver(scheduler, 0).get(5, TimeUnit.SECONDS);
         assertEquals(0, scheduler.boardReading(), "the delivery, left behind");
 
@@ -229,11 +250,7 @@ class SchedulerDeferredDeliveryTest {
 
     @Test
     void pastTheBoundADeliveryWithTheLockFreeAppliesEveryDeliveryLeftBehind() throws Exception {
-        Scheduler scheduler = new Scheduler(new RequestPlan(0, 40, 1, 4), 32);
-        assertEquals(4, scheduler.awaitNextJobs(new JobKey[4], new UnitCounts[4]));
-        for (int segment = 0; segment < 3; segment++) {
-            scheduler.jobEnded(new JobKey(segment, 0), true, ONE_DIAL);
-        }
+        Scheduler scheduler = withFourOut(3);
         deliver(scheduler, 0).get(5, TimeUnit.SECONDS);
         deliver(scheduler, 1).get(5, TimeUnit.SECONDS);
         assertEquals(0, scheduler.boardReading(), "two deliveries, within the bound of 2");
@@ -307,13 +324,7 @@ class SchedulerDeferredDeliveryTest {
 
     @Test
     void aDeliveryWhileTheOwnerWaitsToLaunchMovesTheWindowAndWakesTheOwner() throws Exception {
-        // Look-ahead 16, 20 workers: the window, not the workers, holds the owner back once 16 units are handed out.
-        Scheduler scheduler = new Scheduler(new RequestPlan(0, 40, 1, 20), 16);
-        JobKey[] window = new JobKey[32];
-        assertEquals(16, scheduler.awaitNextJobs(window, new UnitCounts[32]));
-        for (int i = 0; i < 16; i++) {
-            scheduler.jobEnded(window[i], true, ONE_DIAL);
-        }
+        Scheduler scheduler = withTheWindowFull(16);
         CompletableFuture<Launch> owner = inBackground(scheduler::awaitNextJob);
         assertStillWaiting(owner, "the owner with the window full");
 

@@ -1,6 +1,5 @@
 package dev.orderly.engine.internal;
 
-import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -8,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.orderly.api.JobKey;
 import dev.orderly.api.RequestPlan;
-import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -54,23 +52,19 @@ class SchedulerRerunTest {
 
     @Test
     void aWithdrawnJobsWorkerGoesToTheReRunAndItsUnitLaunchesAgainAfterIt() throws Exception {
-        // One stage, 2 workers: segment 0 done, segments 1 and 2 out.
+        // One stage, 2 workers: segment 0 done, segments 1 and 2 out, and the owner waiting for a free worker.
         Scheduler scheduler = new Scheduler(new RequestPlan(0, 10, 1, 2), 4);
         scheduler.jobEnded(scheduler.awaitNextJob().key(), true, ONE_DIAL);
-        Launch first = scheduler.awaitNextJob();
-        Launch last = scheduler.awaitNextJob();
-        assertEquals(new JobKey(2, 0), last.key());
+        CompletableFuture<Launch> owner = SchedulerTest.ownerWaitingForAFreeWorker(scheduler);
         assertTrue(scheduler.rerun(0), "every worker is taken");
-        // The owner, with no worker free, waits; the withdrawal frees one and must wake it.
-        CompletableFuture<Launch> owner = SchedulerTest.inBackground(scheduler::awaitNextJob);
-        await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2))
-                .untilAsserted(() -> assertFalse(owner.isDone(), "the owner launched with every worker taken"));
 
-        scheduler.jobWithdrawn(last.key());
+        // The withdrawal frees a worker and must wake the owner.
+        JobKey withdrawn = new JobKey(2, 0);
+        scheduler.jobWithdrawn(withdrawn);
 
         assertEquals(new JobKey(0, 0), owner.get(5, TimeUnit.SECONDS).key(), "the re-run, on the freed worker");
-        scheduler.jobEnded(first.key(), true, ONE_DIAL);
-        assertEquals(last.key(), scheduler.awaitNextJob().key(), "the withdrawn unit, launched again");
+        scheduler.jobEnded(new JobKey(1, 0), true, ONE_DIAL);
+        assertEquals(withdrawn, scheduler.awaitNextJob().key(), "the withdrawn unit, launched again");
     }
 
     @Test

@@ -86,8 +86,11 @@ class SchedulerTest {
         return scheduler;
     }
 
-    /** Hands out a job to each of the two workers, then asks for a third on a thread of its own: it must wait. */
-    private static CompletableFuture<Launch> ownerWaitingForAFreeWorker(Scheduler scheduler)
+    /**
+     * Hands out a job to each of the two workers, then asks for a third on a thread of its own: it must wait (also
+     * used by the other scheduler tests).
+     */
+    static CompletableFuture<Launch> ownerWaitingForAFreeWorker(Scheduler scheduler)
             throws InterruptedException {
         scheduler.awaitNextJob();
         scheduler.awaitNextJob();

@@ -176,17 +176,18 @@ public final class TcpProxy implements AutoCloseable {
         } catch (IOException e) {
             // Closing a listening socket has nothing left to fail on that the caller could act on.
         }
+        for (Link link : drainLinks(true)) {
+            link.reset();
+        }
         // The JDK closes a socket that a thread is blocked accepting on only once that thread has left accept; until
-        // then the kernel still completes connections into the backlog.
+        // then the kernel still completes connections into the backlog. Waited for last, so that every connection is
+        // reset whatever happens here.
         try {
             if (!acceptor.join(Duration.ofSeconds(10))) {
                 throw new IllegalStateException("tcp proxy: the acceptor of " + address() + " did not stop in 10 s");
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        }
-        for (Link link : drainLinks(true)) {
-            link.reset();
         }
     }
 
