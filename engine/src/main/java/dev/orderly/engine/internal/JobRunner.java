@@ -37,7 +37,7 @@ import org.slf4j.MDC;
  * {@link Tier2Exception#neverRan()} says.
  *
  * <p>A unit that stops being needed (a higher stage of its segment is done) has its job cancelled through its
- * {@link RunningJobs.Handle}: the call is closed and the thread interrupted, wherever it waits (its turn, a delay,
+ * {@link JobHandle}: the call is closed and the thread interrupted, wherever it waits (its turn, a delay,
  * {@code dial} or {@code await}). The job then ends quietly ({@link Outcome#ABANDONED}), counting nothing: an
  * interrupt meant for its unit alone is cleared, while one that cancels the whole request propagates. A call whose
  * {@code await()} returns normally after that {@code close()} ends the job the same way, not as done.
@@ -114,7 +114,7 @@ final class JobRunner {
      * @throws RequestFailedException when the unit failed for good; the request must fail with it
      * @throws InterruptedException when the request was cancelled
      */
-    Outcome run(JobKey key, UnitCounts.Tally tally, RunningJobs.Handle handle)
+    Outcome run(JobKey key, UnitCounts.Tally tally, JobHandle handle)
             throws RequestFailedException, InterruptedException {
         if (LogContext.KEPT) {
             MDC.put("request", requestId);
@@ -171,7 +171,7 @@ final class JobRunner {
      * Whether the job must not dial now: its unit withdrawn, no longer needed, or the request stopped. Checked after
      * every wait and before every dial, so a client that swallows the interrupt is stopped all the same.
      */
-    private Step stopBeforeDial(JobKey key, RunningJobs.Handle handle) {
+    private Step stopBeforeDial(JobKey key, JobHandle handle) {
         if (handle.withdrawn()) {
             return Step.WITHDRAW;
         }
@@ -179,7 +179,7 @@ final class JobRunner {
     }
 
     /** One turn and one dial. */
-    private Step attempt(JobKey key, UnitCounts.Tally attempts, RunningJobs.Handle handle)
+    private Step attempt(JobKey key, UnitCounts.Tally attempts, JobHandle handle)
             throws RequestFailedException, InterruptedException {
         gate.awaitTurn(key);
         Step stop = stopBeforeDial(key, handle);
@@ -239,7 +239,7 @@ final class JobRunner {
      * admitted job with exactly one of {@code onJobDone}, {@code onFailed} or (through ABANDON) {@code onAbandoned};
      * the caller sees to those two.
      */
-    private Step admitted(Job job, Tier2Call call, UnitCounts.Tally attempts, RunningJobs.Handle handle)
+    private Step admitted(Job job, Tier2Call call, UnitCounts.Tally attempts, JobHandle handle)
             throws RequestFailedException, InterruptedException {
         JobKey key = job.key();
         // The call is closed exactly once: by this job, unless it was attached and cancel() took it.
@@ -285,7 +285,7 @@ final class JobRunner {
      * request. A unit that is no longer needed is ABANDONed instead, whatever the error: it can not hurt the client
      * any more.
      */
-    private Step retryOrFail(Job job, Tier2Exception e, UnitCounts.Tally attempts, RunningJobs.Handle handle)
+    private Step retryOrFail(Job job, Tier2Exception e, UnitCounts.Tally attempts, JobHandle handle)
             throws RequestFailedException {
         JobKey key = job.key();
         count(job, e, attempts);

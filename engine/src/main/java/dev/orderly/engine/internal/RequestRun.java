@@ -141,7 +141,7 @@ final class RequestRun {
      * in its segment cancelled. The task is the job's handle and tally too, so forking a job makes one object, not
      * three: made on the owner's thread, it is started and counted on only by the job's thread.
      */
-    private final class UnitJob extends RunningJobs.Handle implements Callable<Void> {
+    private final class UnitJob extends JobHandle implements Callable<Void> {
 
         UnitJob(JobKey key, UnitCounts prior) {
             super(key, prior);

@@ -1,6 +1,5 @@
 package dev.orderly.engine.internal;
 
-import com.google.errorprone.annotations.concurrent.GuardedBy;
 import dev.orderly.api.JobKey;
 import dev.orderly.api.Tier2Call;
 import java.util.concurrent.locks.Condition;
@@ -13,30 +12,36 @@ import org.slf4j.LoggerFactory;
  * cancelled at once: its {@link Tier2Call} closed and its thread interrupted. A job nobody needs must hold neither a
  * worker of the request nor a slot on a tier2, nor keep a finished request from returning.
  *
- * <p>Invariants: at most one {@link Handle} per unit (one live job per key); a handle is in the map from the job's
- * start to its end. Thread-safe: the map ({@link UnitSlots}, a slot per unit of the look-ahead window) is concurrent
- * and each handle guards its own fields with its lock.
+ * <p>Invariants: at most one {@link JobHandle} per unit (one live job per key); a handle is in the map from the job's
+ * start to its end. Thread-safe: the map ({@link UnitSlots}, a slot per unit of the look-ahead window) is concurrent;
+ * each handle keeps its state in one word changed by compare-and-set, and {@code interrupters} guards the rare steps
+ * that interrupt a job's thread (see {@link JobHandle}).
  */
 final class RunningJobs {
 
     private static final Logger LOG = LoggerFactory.getLogger(RunningJobs.class);
 
-    private final UnitSlots<Handle> jobs;
+    private final UnitSlots<JobHandle> jobs;
+    // The rare steps that interrupt a job's thread (a cancel, a withdrawal) and the end of a job that one of them
+    // marked; closed is signalled whenever a canceller has closed the call it took. One lock for the request's jobs,
+    // taken by none of them unless cancelled or withdrawn.
+    private final ReentrantLock interrupters = new ReentrantLock();
+    private final Condition closed = interrupters.newCondition();
 
     /**
      * @param lookahead the segments of the request's look-ahead window, in which its jobs run
      * @param stages the stages of the request's plan
      */
     RunningJobs(long lookahead, int stages) {
-        this.jobs = new UnitSlots<>(lookahead, stages, handle -> handle.key);
+        this.jobs = new UnitSlots<>(lookahead, stages, handle -> handle.key());
     }
 
     /**
      * Registers a job of {@code key}, with no earlier counts, running on the calling thread; call before its first
      * dial.
      */
-    Handle start(JobKey key) {
-        Handle handle = new Handle(key, UnitCounts.NONE);
+    JobHandle start(JobKey key) {
+        JobHandle handle = new JobHandle(key, UnitCounts.NONE);
         start(handle);
         return handle;
     }
@@ -46,20 +51,22 @@ final class RunningJobs {
      *
      * @throws IllegalStateException if its unit has a running job already
      */
-    void start(Handle handle) {
+    void start(JobHandle handle) {
         handle.thread = Thread.currentThread();
-        Handle previous = jobs.putIfAbsent(handle);
+        handle.jobs = this;
+        JobHandle previous = jobs.putIfAbsent(handle);
         if (previous != null) {
-            throw new IllegalStateException(handle.key + " already has a running job");
+            throw new IllegalStateException(handle.key() + " already has a running job");
         }
     }
 
     /**
-     * The job of {@code handle} has ended; it is never interrupted after this. If {@link Handle#cancel()} is closing
-     * its call on another thread, this waits until that close has returned: a job counts as alive (for its worker
-     * and the engine-wide cap) until its call is closed, so a tier2 never sees more open calls than alive jobs.
+     * The job of {@code handle} has ended; it is never interrupted after this. If {@link JobHandle#cancel()} is
+     * closing its call on another thread, this waits until that close has returned: a job counts as alive (for its
+     * worker and the engine-wide cap) until its call is closed, so a tier2 never sees more open calls than alive
+     * jobs.
      */
-    void end(Handle handle) {
+    void end(JobHandle handle) {
         handle.end();
         jobs.remove(handle);
     }
@@ -70,8 +77,8 @@ final class RunningJobs {
      * is refused. False if it has no job, or its job is on a tier2 (or just got in) and keeps its worker.
      */
     boolean withdraw(JobKey key) {
-        Handle handle = jobs.get(key);
-        return handle != null && handle.withdraw();
+        JobHandle handle = jobs.get(key);
+        return handle != null && withdraw(handle);
     }
 
     /**
@@ -82,17 +89,17 @@ final class RunningJobs {
      */
     JobKey withdrawHighestWaiting() {
         while (true) {
-            Handle[] highest = new Handle[1];
+            JobHandle[] highest = new JobHandle[1];
             jobs.forEach(handle -> {
-                if (handle.mayBeWithdrawn() && (highest[0] == null || handle.key.compareTo(highest[0].key) > 0)) {
+                if (handle.mayBeWithdrawn() && (highest[0] == null || handle.key().compareTo(highest[0].key()) > 0)) {
                     highest[0] = handle;
                 }
             });
             if (highest[0] == null) {
                 return null;
             }
-            if (highest[0].withdraw()) {
-                return highest[0].key;
+            if (withdraw(highest[0])) {
+                return highest[0].key();
             }
             // It got in (or ended) since we looked: look again, the next one may still be waiting.
         }
@@ -104,219 +111,56 @@ final class RunningJobs {
      */
     void cancelCoveredBy(JobKey done) {
         for (int stage = 0; stage < done.stage(); stage++) {
-            Handle handle = jobs.get(done.segment(), stage);
+            JobHandle handle = jobs.get(done.segment(), stage);
             if (handle != null) {
                 handle.cancel();
             }
         }
     }
 
+    private boolean withdraw(JobHandle handle) {
+        interrupters.lock();
+        try {
+            return handle.withdrawLocked();
+        } finally {
+            interrupters.unlock();
+        }
+    }
+
+    /** Cancels the job of {@code handle}: returns its call, to close outside the lock, or null (see JobHandle). */
+    Tier2Call cancelOrTakeCall(JobHandle handle) {
+        interrupters.lock();
+        try {
+            return handle.cancelledLocked();
+        } finally {
+            interrupters.unlock();
+        }
+    }
+
+    /** The canceller of {@code handle} has closed the call it took: the job's end may go on. */
+    void closedAfterCancel(JobHandle handle) {
+        interrupters.lock();
+        try {
+            handle.closedByCanceller();
+            closed.signalAll();
+        } finally {
+            interrupters.unlock();
+        }
+    }
+
     /**
-     * One running job: its thread and, while it waits on a tier2, its call. The call is closed exactly once, by
-     * whichever comes first: the job when it is done with it, or {@link #cancel()}.
-     *
-     * <p>A handle is its job's {@linkplain UnitCounts.Tally tally} too, and not final: the task a request forks for a
-     * job extends it, so that a job is one object (task, tally and handle), not three. The tally's counts are the job
-     * thread's own, as the tally says; nothing here reads them.
-     *
-     * <p>Guarded by {@code lock}: {@code call}, {@code dialing}, {@code ended}, the writes of {@code cancelled} and
-     * {@code withdrawn} (volatile, so read without it),
-     * {@code closing} (true while {@link #cancel()} closes the call outside the lock; {@code closed} is signalled
-     * when it turns false, and only the job's own thread, in {@link #end()}, waits on it). {@code thread} is written
-     * once, by {@link #start(Handle)} on the job's thread before the handle is published in the map, through which
-     * other threads find it.
-     * Once {@code cancelled} or {@code withdrawn}, the job attaches no call and starts no dial; a job is withdrawn only
-     * while it has no call, and is interrupted for it only while it is not dialing; once {@code ended} (or
-     * {@linkplain #settle() settled}), its thread is never interrupted.
+     * Called by a job that ends after another thread marked it for an interrupt: returns once that thread's hold of
+     * the lock, in which it interrupts, is over, and no canceller still closes the job's call.
      */
-    static class Handle extends UnitCounts.Tally {
-        private final JobKey key;
-        private Thread thread;
-        private final ReentrantLock lock = new ReentrantLock();
-        @GuardedBy("lock")
-        private Tier2Call call;
-        // Written under lock, and only ever from false to true; volatile so that the job's own checks, made at every
-        // step of every dial, read them without it (one read gives what a lock round trip would: the value at one
-        // moment).
-        private volatile boolean cancelled;
-        private volatile boolean withdrawn;
-        @GuardedBy("lock")
-        private boolean dialing;
-        @GuardedBy("lock")
-        private boolean ended;
-        @GuardedBy("lock")
-        private boolean closing;
-        // Made by the job's thread the one time it has to wait for a canceller's close (rarely): not one per job.
-        @GuardedBy("lock")
-        private Condition closed;
-
-        /** The handle of a job of {@code key} that starts from the unit's {@code prior} counts; not yet started. */
-        Handle(JobKey key, UnitCounts prior) {
-            super(prior);
-            this.key = key;
-        }
-
-        /** The unit this job runs. */
-        final JobKey key() {
-            return key;
-        }
-
-        /**
-         * The job got {@code call} from a tier2; false if the job was cancelled or withdrawn first (then the job
-         * closes it).
-         */
-        boolean attach(Tier2Call call) {
-            lock.lock();
-            try {
-                boolean keep = !cancelled && !withdrawn;
-                if (keep) {
-                    this.call = call;
-                }
-                return keep;
-            } finally {
-                lock.unlock();
+    void awaitInterrupters(JobHandle handle) {
+        interrupters.lock();
+        try {
+            while (handle.closing()) {
+                // Keeps a pending interrupt set; the close runs on the canceller's thread and does not need us.
+                closed.awaitUninterruptibly();
             }
-        }
-
-        /**
-         * The job starts ({@code true}) or ends ({@code false}) a dial. Starting returns false, and the job must not
-         * dial, when it was cancelled or withdrawn. While it dials, a withdrawal does not interrupt it; when the dial
-         * ends, the job gives its worker up (a call admitted in that same moment is refused by {@link #attach} and
-         * closed: the re-run of the client's segment comes first).
-         */
-        boolean dialing(boolean starts) {
-            lock.lock();
-            try {
-                if (starts && (cancelled || withdrawn)) {
-                    return false;
-                }
-                dialing = starts;
-                return true;
-            } finally {
-                lock.unlock();
-            }
-        }
-
-        /** True once the job was withdrawn to give its worker up. */
-        boolean withdrawn() {
-            return withdrawn;
-        }
-
-        private boolean mayBeWithdrawn() {
-            lock.lock();
-            try {
-                return !cancelled && !withdrawn && !ended && call == null;
-            } finally {
-                lock.unlock();
-            }
-        }
-
-        private boolean withdraw() {
-            lock.lock();
-            try {
-                if (cancelled || withdrawn || ended || call != null) {
-                    return false;
-                }
-                withdrawn = true;
-                if (!dialing) {
-                    thread.interrupt();
-                }
-                return true;
-            } finally {
-                lock.unlock();
-            }
-        }
-
-        /**
-         * The job stops for its unit's sake (abandoned or withdrawn): from now on nothing interrupts its thread, so
-         * the job can clear an interrupt meant for it alone. Returns whether such an interrupt may have been sent.
-         */
-        boolean settle() {
-            lock.lock();
-            try {
-                ended = true;
-                return cancelled || withdrawn;
-            } finally {
-                lock.unlock();
-            }
-        }
-
-        /** The job is done with its call: returns it to be closed, or null if {@link #cancel()} closed it. */
-        Tier2Call detach() {
-            lock.lock();
-            try {
-                Tier2Call mine = call;
-                call = null;
-                return mine;
-            } finally {
-                lock.unlock();
-            }
-        }
-
-        /** True once the job was cancelled because its unit is no longer needed. */
-        boolean cancelled() {
-            return cancelled;
-        }
-
-        private void end() {
-            lock.lock();
-            try {
-                ended = true;
-                while (closing) {
-                    // Keeps a pending interrupt set; the close runs on the canceller's thread and does not need us.
-                    if (closed == null) {
-                        closed = lock.newCondition();
-                    }
-                    closed.awaitUninterruptibly();
-                }
-            } finally {
-                lock.unlock();
-            }
-        }
-
-        /** Closes the job's call, if it has one, and interrupts its thread, unless the job has ended. */
-        void cancel() {
-            Tier2Call toClose;
-            lock.lock();
-            try {
-                if (cancelled || ended) {
-                    return;
-                }
-                cancelled = true;
-                toClose = call;
-                call = null;
-                closing = toClose != null;
-                // Interrupt under the lock, so the job can not have ended (and its thread moved on) in between.
-                if (toClose == null) {
-                    thread.interrupt();
-                }
-            } finally {
-                lock.unlock();
-            }
-            if (toClose != null) {
-                LOG.debug("{} no longer needed; closing its call", key);
-                try {
-                    close(toClose, key);
-                } finally {
-                    lock.lock();
-                    try {
-                        closing = false;
-                        if (closed != null) {
-                            closed.signal();
-                        }
-                    } finally {
-                        lock.unlock();
-                    }
-                }
-                lock.lock();
-                try {
-                    if (!ended) {
-                        thread.interrupt();
-                    }
-                } finally {
-                    lock.unlock();
-                }
-            }
+        } finally {
+            interrupters.unlock();
         }
     }
 

@@ -47,7 +47,7 @@ record UnitCounts(int dials, int failures, int timeouts, int successes) {
     /**
      * The counts of one job as it runs, starting from the unit's: lives on the job's own thread only (not
      * thread-safe), and is handed to the scheduler, as a {@link UnitCounts}, when the job ends. Not final: a running
-     * job's {@link RunningJobs.Handle} is its tally too, so that a job is one object.
+     * job's {@link JobHandle} is its tally too, so that a job is one object.
      */
     static class Tally {
         int dials;

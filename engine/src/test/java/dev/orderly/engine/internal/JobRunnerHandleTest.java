@@ -53,7 +53,7 @@ class JobRunnerHandleTest {
     }
 
     private JobRunner.Outcome run(JobRunner runner) throws Exception {
-        RunningJobs.Handle handle = running.start(UNIT);
+        JobHandle handle = running.start(UNIT);
         try {
             return runner.run(UNIT, new UnitCounts.Tally(UnitCounts.NONE), handle);
         } finally {

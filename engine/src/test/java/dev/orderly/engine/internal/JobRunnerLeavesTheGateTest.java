@@ -44,7 +44,7 @@ class JobRunnerLeavesTheGateTest {
         JobRunner runner = new JobRunner("r-gate", tier2, queue, CONFIG, new RequestCounters(), RequestListener.NONE,
                 needed, new StallWatch("r-gate", Duration.ofSeconds(30)), () -> 3);
         RunningJobs running = new RunningJobs(16, 4);
-        RunningJobs.Handle handle = running.start(UNIT);
+        JobHandle handle = running.start(UNIT);
         try {
             return runner.run(UNIT, new UnitCounts.Tally(UnitCounts.NONE), handle);
         } finally {

@@ -24,7 +24,7 @@ class RunningJobsTest {
     @Test
     void aCoveredJobWithNoCallIsInterrupted() {
         RunningJobs running = new RunningJobs(16, 4);
-        RunningJobs.Handle handle = running.start(COVERED);
+        JobHandle handle = running.start(COVERED);
         running.cancelCoveredBy(new JobKey(3, 1));
         assertTrue(Thread.interrupted(), "the covered job's thread was interrupted");
         assertTrue(handle.cancelled());
@@ -34,7 +34,7 @@ class RunningJobsTest {
     @Test
     void aJobThatHasEndedIsNeverInterrupted() {
         RunningJobs running = new RunningJobs(16, 4);
-        RunningJobs.Handle handle = running.start(COVERED);
+        JobHandle handle = running.start(COVERED);
         running.end(handle);
 
         handle.cancel(); // as a cancelCoveredBy that found the handle just before the job ended
@@ -45,7 +45,7 @@ class RunningJobsTest {
     @Test
     void aUnitHasOneRunningJobAtATime() {
         RunningJobs running = new RunningJobs(16, 4);
-        RunningJobs.Handle first = running.start(COVERED);
+        JobHandle first = running.start(COVERED);
         assertThrows(IllegalStateException.class, () -> running.start(COVERED));
         running.end(first);
         running.end(running.start(COVERED));
@@ -56,8 +56,8 @@ class RunningJobsTest {
         // A window of one segment: segment 4's units take the slots segment 3's still hold, as a covered lower stage
         // still alive after its segment was delivered would.
         RunningJobs running = new RunningJobs(1, 2);
-        RunningJobs.Handle lingering = running.start(COVERED);
-        RunningJobs.Handle next = running.start(new JobKey(4, 0));
+        JobHandle lingering = running.start(COVERED);
+        JobHandle next = running.start(new JobKey(4, 0));
         running.cancelCoveredBy(new JobKey(4, 1));
         assertTrue(Thread.interrupted(), "the job of (4, 0) was interrupted");
         assertTrue(next.cancelled());

@@ -45,7 +45,7 @@ class RunningJobsWithdrawalTest {
 
     @Test
     void aWaitingJobIsWithdrawnOnceInterruptedAndDialsNoMore() {
-        RunningJobs.Handle handle = running.start(LOW);
+        JobHandle handle = running.start(LOW);
         assertTrue(running.withdraw(LOW));
         assertTrue(Thread.interrupted(), "interrupted where it waits");
         assertTrue(handle.withdrawn());
@@ -58,7 +58,7 @@ class RunningJobsWithdrawalTest {
 
     @Test
     void aDialingJobIsWithdrawnWithoutAnInterruptAndStopsWhenTheDialEnds() {
-        RunningJobs.Handle handle = running.start(LOW);
+        JobHandle handle = running.start(LOW);
         assertTrue(handle.dialing(true), "a job nobody withdrew may dial");
         assertTrue(running.withdraw(LOW));
         assertFalse(Thread.interrupted(), "a dial in flight is not interrupted");
@@ -70,7 +70,7 @@ class RunningJobsWithdrawalTest {
     @Test
     void aJobBetweenDialsIsInterruptedAgain() {
         running.start(LOW).dialing(true);
-        RunningJobs.Handle other = running.start(MIDDLE);
+        JobHandle other = running.start(MIDDLE);
         assertTrue(other.dialing(true));
         assertTrue(other.dialing(false));
         assertTrue(running.withdraw(MIDDLE));
@@ -79,11 +79,11 @@ class RunningJobsWithdrawalTest {
 
     @Test
     void aJobOnATier2OrEndedOrCancelledKeepsItsWorker() {
-        RunningJobs.Handle onTier2 = running.start(LOW);
+        JobHandle onTier2 = running.start(LOW);
         assertTrue(onTier2.attach(() -> { }));
-        RunningJobs.Handle settled = running.start(MIDDLE);
+        JobHandle settled = running.start(MIDDLE);
         assertFalse(settled.settle(), "nothing was sent to it");
-        RunningJobs.Handle cancelled = running.start(HIGH);
+        JobHandle cancelled = running.start(HIGH);
         running.cancelCoveredBy(new JobKey(2, 2));
         assertTrue(Thread.interrupted(), "the covered job was interrupted");
 
@@ -98,9 +98,9 @@ class RunningJobsWithdrawalTest {
 
     @Test
     void theHighestWaitingJobGivesItsWorkerUpAndOnlyIt() {
-        RunningJobs.Handle low = running.start(LOW);
-        RunningJobs.Handle middle = running.start(MIDDLE);
-        RunningJobs.Handle high = running.start(HIGH);
+        JobHandle low = running.start(LOW);
+        JobHandle middle = running.start(MIDDLE);
+        JobHandle high = running.start(HIGH);
         assertTrue(high.attach(() -> { }), "the highest is on a tier2");
 
         assertEquals(MIDDLE, running.withdrawHighestWaiting());

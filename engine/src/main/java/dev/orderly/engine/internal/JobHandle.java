@@ -1,0 +1,223 @@
+package dev.orderly.engine.internal;
+
+import dev.orderly.api.JobKey;
+import dev.orderly.api.Tier2Call;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One running job: its thread and, while it waits on a tier2, its call. The call is closed exactly once, by
+ * whichever comes first: the job when it is done with it, or {@link #cancel()}.
+ *
+ * <p>A handle is its job's {@linkplain UnitCounts.Tally tally} too, and not final: the task a request forks for a
+ * job extends it, so that a job is one object (task, tally and handle), not three. The tally's counts are the job
+ * thread's own, as the tally says; nothing here reads them.
+ *
+ * <p>Its state is one word, changed only by compare-and-set: {@code DIALING}, {@code CALL} (the job has a call
+ * that it or {@link #cancel()} must close), {@code CANCELLED}, {@code WITHDRAWN}, {@code ENDED} and {@code
+ * CLOSING} (a canceller closes the call it took). A job's own steps (a dial's start and end, attaching and
+ * detaching its call, its end) are one compare-and-set each and take no lock: a job that nobody cancels or
+ * withdraws, almost every job, takes none. The rare steps of other threads, which interrupt the job's thread,
+ * take the lock of the handle's {@link RunningJobs}: a canceller or a withdrawer sets its bit and interrupts in
+ * one hold of it, and a job that ends (or {@linkplain #settle() settles}) after such a bit was set passes
+ * through that lock before it goes on, so an interrupt sent for it lands before its end returns, never after.
+ * While {@code CLOSING}, its end waits on that lock's {@code closed} condition.
+ *
+ * <p>Invariants: {@code call} is read only by whoever clears {@code CALL} (the job in {@link #detach()}, or
+ * {@link #cancel()}), and written only by the job before it sets {@code CALL}; {@code CANCELLED}, {@code
+ * WITHDRAWN} and {@code ENDED} are never cleared. Once cancelled or withdrawn, the job attaches no call and starts
+ * no dial; a job is withdrawn only while it has no call, and is interrupted for it only while it is not dialing;
+ * once ended (or settled), its thread is never interrupted. {@code thread} and {@code jobs} are written once, by
+ * {@link RunningJobs#start(JobHandle)} on the job's thread before the handle is published in the slots, through
+ * which other threads find it.
+ */
+class JobHandle extends UnitCounts.Tally {
+
+    private static final Logger LOG = LoggerFactory.getLogger(JobHandle.class);
+
+    private static final int DIALING = 1;
+    private static final int CALL = 1 << 1;
+    private static final int CANCELLED = 1 << 2;
+    private static final int WITHDRAWN = 1 << 3;
+    private static final int ENDED = 1 << 4;
+    private static final int CLOSING = 1 << 5;
+    /** The bits another thread sets before it interrupts the job's thread. */
+    private static final int INTERRUPTERS = CANCELLED | WITHDRAWN;
+    private static final VarHandle STATE;
+
+    static {
+        try {
+            STATE = MethodHandles.lookup().findVarHandle(JobHandle.class, "state", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final JobKey key;
+    Thread thread;
+    RunningJobs jobs;
+    private Tier2Call call;
+    @SuppressWarnings("unused") // changed through STATE only
+    private volatile int state;
+
+    /** The handle of a job of {@code key} that starts from the unit's {@code prior} counts; not yet started. */
+    JobHandle(JobKey key, UnitCounts prior) {
+        super(prior);
+        this.key = key;
+    }
+
+    /** The unit this job runs. */
+    final JobKey key() {
+        return key;
+    }
+
+    /**
+     * The job got {@code call} from a tier2; false if the job was cancelled or withdrawn first (then the job
+     * closes it).
+     */
+    boolean attach(Tier2Call call) {
+        this.call = call;
+        int s;
+        do {
+            s = state;
+            if ((s & INTERRUPTERS) != 0) {
+                this.call = null;
+                return false;
+            }
+        } while (!STATE.compareAndSet(this, s, s | CALL));
+        return true;
+    }
+
+    /**
+     * The job starts ({@code true}) or ends ({@code false}) a dial. Starting returns false, and the job must not
+     * dial, when it was cancelled or withdrawn. While it dials, a withdrawal does not interrupt it; when the dial
+     * ends, the job gives its worker up (a call admitted in that same moment is refused by {@link #attach} and
+     * closed: the re-run of the client's segment comes first).
+     */
+    boolean dialing(boolean starts) {
+        if (!starts) {
+            STATE.getAndBitwiseAnd(this, ~DIALING);
+            return true;
+        }
+        int s;
+        do {
+            s = state;
+            if ((s & INTERRUPTERS) != 0) {
+                return false;
+            }
+        } while (!STATE.compareAndSet(this, s, s | DIALING));
+        return true;
+    }
+
+    /** True once the job was withdrawn to give its worker up. */
+    boolean withdrawn() {
+        return (state & WITHDRAWN) != 0;
+    }
+
+    /** True once the job was cancelled because its unit is no longer needed. */
+    boolean cancelled() {
+        return (state & CANCELLED) != 0;
+    }
+
+    boolean mayBeWithdrawn() {
+        return (state & (CANCELLED | WITHDRAWN | ENDED | CALL)) == 0;
+    }
+
+    /** Under the lock of {@code jobs}. */
+    boolean withdrawLocked() {
+        int s;
+        do {
+            s = state;
+            if ((s & (CANCELLED | WITHDRAWN | ENDED | CALL)) != 0) {
+                return false;
+            }
+        } while (!STATE.compareAndSet(this, s, s | WITHDRAWN));
+        if ((s & DIALING) == 0) {
+            thread.interrupt();
+        }
+        return true;
+    }
+
+    /**
+     * The job stops for its unit's sake (abandoned or withdrawn): from now on nothing interrupts its thread, so
+     * the job can clear an interrupt meant for it alone. Returns whether such an interrupt may have been sent.
+     */
+    boolean settle() {
+        int before = (int) STATE.getAndBitwiseOr(this, ENDED);
+        if ((before & INTERRUPTERS) == 0) {
+            return false;
+        }
+        jobs.awaitInterrupters(this);
+        return true;
+    }
+
+    /** The job is done with its call: returns it to be closed, or null if {@link #cancel()} took it. */
+    Tier2Call detach() {
+        int before = (int) STATE.getAndBitwiseAnd(this, ~CALL);
+        if ((before & CALL) == 0) {
+            return null;
+        }
+        Tier2Call mine = call;
+        call = null;
+        return mine;
+    }
+
+    void end() {
+        int before = (int) STATE.getAndBitwiseOr(this, ENDED);
+        if ((before & (INTERRUPTERS | CLOSING)) != 0) {
+            jobs.awaitInterrupters(this);
+        }
+    }
+
+    boolean closing() {
+        return (state & CLOSING) != 0;
+    }
+
+    /** Closes the job's call, if it has one, and interrupts its thread, unless the job has ended. */
+    void cancel() {
+        Tier2Call toClose = jobs.cancelOrTakeCall(this);
+        if (toClose == null) {
+            return;
+        }
+        LOG.debug("{} no longer needed; closing its call", key);
+        try {
+            RunningJobs.close(toClose, key);
+        } finally {
+            jobs.closedAfterCancel(this);
+        }
+    }
+
+    /**
+     * Under the lock of {@code jobs}: marks the job cancelled, unless it was already or has ended. Takes its call
+     * if it has one (returned, to be closed outside the lock), else interrupts its thread; null if there is no
+     * call to close.
+     */
+    Tier2Call cancelledLocked() {
+        int s;
+        int next;
+        do {
+            s = state;
+            if ((s & (CANCELLED | ENDED)) != 0) {
+                return null;
+            }
+            next = (s & CALL) != 0 ? (s & ~CALL) | CANCELLED | CLOSING : s | CANCELLED;
+        } while (!STATE.compareAndSet(this, s, next));
+        if ((s & CALL) == 0) {
+            thread.interrupt();
+            return null;
+        }
+        Tier2Call mine = call;
+        call = null;
+        return mine;
+    }
+
+    /** Under the lock of {@code jobs}: the canceller has closed the call; interrupts the job unless it ended. */
+    void closedByCanceller() {
+        int before = (int) STATE.getAndBitwiseAnd(this, ~CLOSING);
+        if ((before & ENDED) == 0) {
+            thread.interrupt();
+        }
+    }
+}

@@ -1,0 +1,75 @@
+package dev.orderly.engine.internal;
+
+import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
+import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
+
+import dev.orderly.api.JobKey;
+import dev.orderly.api.Tier2Call;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.openjdk.jcstress.annotations.Actor;
+import org.openjdk.jcstress.annotations.Arbiter;
+import org.openjdk.jcstress.annotations.Description;
+import org.openjdk.jcstress.annotations.JCStressTest;
+import org.openjdk.jcstress.annotations.Outcome;
+import org.openjdk.jcstress.annotations.State;
+import org.openjdk.jcstress.infra.results.JJJ_Result;
+
+/**
+ * A job's handle takes no lock for the job's own steps: the cancel of a covered unit races the job's admitted life
+ * (attach, detach, close, end).
+ *
+ * <p>Segment 0's stage-0 job is registered before the race ({@link RegisteredJob}). Actor {@code job} takes its steps
+ * as {@code JobRunner} does: it attaches its call, detaches it, closes what it got back, and ends. Actor {@code
+ * covered} reports stage 1 of segment 0 done, which cancels the stage-0 job. Whichever comes first, the call is
+ * closed exactly once (by the job, or by the canceller that took it), and no interrupt reaches the job's thread after
+ * its end returned.
+ */
+@JCStressTest
+@Description("A cancel racing a job's lock-free steps: its call closed exactly once, no interrupt after its end.")
+@Outcome(id = "1, 1, 0", expect = ACCEPTABLE, desc = "The job attached its call; one close; nothing after the end.")
+@Outcome(id = "0, 1, 0", expect = ACCEPTABLE, desc = "Cancelled before it attached: it closed the call itself.")
+@Outcome(id = ".*, .*, 1", expect = FORBIDDEN, desc = "An interrupt reached the job after its end had returned.")
+@Outcome(expect = FORBIDDEN, desc = "Anything else: the call closed twice or never.")
+@State
+public class CancelRacingTheJobsEndTest {
+
+    private static final JobKey LOWER = new JobKey(0, 0);
+    private static final JobKey HIGHER = new JobKey(0, 1);
+
+    private final RegisteredJob job = new RegisteredJob(LOWER);
+    private final AtomicInteger closes = new AtomicInteger();
+    private final Tier2Call call = new Tier2Call() {
+        @Override
+        public void await() {
+        }
+
+        @Override
+        public void close() {
+            closes.incrementAndGet();
+        }
+    };
+
+    @Actor
+    public void job(JJJ_Result r) {
+        JobHandle handle = job.handle();
+        boolean attached = handle.attach(call);
+        Tier2Call mine = attached ? handle.detach() : call;
+        if (mine != null) {
+            RunningJobs.close(mine, LOWER);
+        }
+        job.running().end(handle);
+        job.ended();
+        r.r1 = attached ? 1 : 0;
+    }
+
+    @Actor
+    public void covered() {
+        job.running().cancelCoveredBy(HIGHER);
+    }
+
+    @Arbiter
+    public void arbiter(JJJ_Result r) {
+        r.r2 = closes.get();
+        r.r3 = job.interruptedAfterItsEnd() ? 1 : 0;
+    }
+}
