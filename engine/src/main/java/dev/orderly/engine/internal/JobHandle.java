@@ -29,9 +29,9 @@ import org.slf4j.LoggerFactory;
  * {@link #cancel()}), and written only by the job before it sets {@code CALL}; {@code CANCELLED}, {@code
  * WITHDRAWN} and {@code ENDED} are never cleared. Once cancelled or withdrawn, the job attaches no call and starts
  * no dial; a job is withdrawn only while it has no call, and is interrupted for it only while it is not dialing;
- * once ended (or settled), its thread is never interrupted. {@code thread} and {@code jobs} are written once, by
- * {@link RunningJobs#start(JobHandle)} on the job's thread before the handle is published in the slots, through
- * which other threads find it.
+ * once ended (or settled), its thread is never interrupted. {@code thread} and {@code jobs} are written once, in
+ * {@link #registeredBy} from {@link RunningJobs#start(JobHandle)} on the job's thread before the handle is
+ * published in the slots, through which other threads find it.
  */
 class JobHandle extends UnitCounts.Tally {
 
@@ -45,6 +45,10 @@ class JobHandle extends UnitCounts.Tally {
     private static final int CLOSING = 1 << 5;
     /** The bits another thread sets before it interrupts the job's thread. */
     private static final int INTERRUPTERS = CANCELLED | WITHDRAWN;
+    /** Any of these, and the job may not be withdrawn: it is on a tier2, or already stopping. */
+    private static final int NOT_WITHDRAWABLE = CANCELLED | WITHDRAWN | ENDED | CALL;
+    /** What {@link #setUnless} returns when a blocking bit was set. */
+    private static final int BLOCKED = -1;
     private static final VarHandle STATE;
 
     static {
@@ -56,16 +60,21 @@ class JobHandle extends UnitCounts.Tally {
     }
 
     private final JobKey key;
-    Thread thread;
-    RunningJobs jobs;
+    private Thread thread;
+    private RunningJobs jobs;
     private Tier2Call call;
-    @SuppressWarnings("unused") // changed through STATE only
     private volatile int state;
 
     /** The handle of a job of {@code key} that starts from the unit's {@code prior} counts; not yet started. */
     JobHandle(JobKey key, UnitCounts prior) {
         super(prior);
         this.key = key;
+    }
+
+    /** Called once by {@code jobs}, on the job's thread, before the handle is published. */
+    void registeredBy(RunningJobs jobs) {
+        this.thread = Thread.currentThread();
+        this.jobs = jobs;
     }
 
     /** The unit this job runs. */
@@ -79,14 +88,10 @@ class JobHandle extends UnitCounts.Tally {
      */
     boolean attach(Tier2Call call) {
         this.call = call;
-        int s;
-        do {
-            s = state;
-            if ((s & INTERRUPTERS) != 0) {
-                this.call = null;
-                return false;
-            }
-        } while (!STATE.compareAndSet(this, s, s | CALL));
+        if (setUnless(CALL, INTERRUPTERS) == BLOCKED) {
+            this.call = null;
+            return false;
+        }
         return true;
     }
 
@@ -101,14 +106,7 @@ class JobHandle extends UnitCounts.Tally {
             STATE.getAndBitwiseAnd(this, ~DIALING);
             return true;
         }
-        int s;
-        do {
-            s = state;
-            if ((s & INTERRUPTERS) != 0) {
-                return false;
-            }
-        } while (!STATE.compareAndSet(this, s, s | DIALING));
-        return true;
+        return setUnless(DIALING, INTERRUPTERS) != BLOCKED;
     }
 
     /** True once the job was withdrawn to give its worker up. */
@@ -122,18 +120,15 @@ class JobHandle extends UnitCounts.Tally {
     }
 
     boolean mayBeWithdrawn() {
-        return (state & (CANCELLED | WITHDRAWN | ENDED | CALL)) == 0;
+        return (state & NOT_WITHDRAWABLE) == 0;
     }
 
     /** Under the lock of {@code jobs}. */
     boolean withdrawLocked() {
-        int s;
-        do {
-            s = state;
-            if ((s & (CANCELLED | WITHDRAWN | ENDED | CALL)) != 0) {
-                return false;
-            }
-        } while (!STATE.compareAndSet(this, s, s | WITHDRAWN));
+        int s = setUnless(WITHDRAWN, NOT_WITHDRAWABLE);
+        if (s == BLOCKED) {
+            return false;
+        }
         if ((s & DIALING) == 0) {
             thread.interrupt();
         }
@@ -156,12 +151,7 @@ class JobHandle extends UnitCounts.Tally {
     /** The job is done with its call: returns it to be closed, or null if {@link #cancel()} took it. */
     Tier2Call detach() {
         int before = (int) STATE.getAndBitwiseAnd(this, ~CALL);
-        if ((before & CALL) == 0) {
-            return null;
-        }
-        Tier2Call mine = call;
-        call = null;
-        return mine;
+        return (before & CALL) == 0 ? null : takeCall();
     }
 
     void end() {
@@ -208,9 +198,7 @@ class JobHandle extends UnitCounts.Tally {
             thread.interrupt();
             return null;
         }
-        Tier2Call mine = call;
-        call = null;
-        return mine;
+        return takeCall();
     }
 
     /** Under the lock of {@code jobs}: the canceller has closed the call; interrupts the job unless it ended. */
@@ -219,5 +207,24 @@ class JobHandle extends UnitCounts.Tally {
         if ((before & ENDED) == 0) {
             thread.interrupt();
         }
+    }
+
+    /** Sets {@code bit} unless one of {@code blockers} is set: returns the state before, or {@link #BLOCKED}. */
+    private int setUnless(int bit, int blockers) {
+        int s;
+        do {
+            s = state;
+            if ((s & blockers) != 0) {
+                return BLOCKED;
+            }
+        } while (!STATE.compareAndSet(this, s, s | bit));
+        return s;
+    }
+
+    /** The call, now owned by the caller, who has just cleared {@code CALL}. */
+    private Tier2Call takeCall() {
+        Tier2Call mine = call;
+        call = null;
+        return mine;
     }
 }

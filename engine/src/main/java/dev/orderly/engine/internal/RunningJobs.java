@@ -52,8 +52,7 @@ final class RunningJobs {
      * @throws IllegalStateException if its unit has a running job already
      */
     void start(JobHandle handle) {
-        handle.thread = Thread.currentThread();
-        handle.jobs = this;
+        handle.registeredBy(this);
         JobHandle previous = jobs.putIfAbsent(handle);
         if (previous != null) {
             throw new IllegalStateException(handle.key() + " already has a running job");
