@@ -154,11 +154,12 @@ class JobHandle extends UnitCounts.Tally {
         return (before & CALL) == 0 ? null : takeCall();
     }
 
+    /**
+     * The job has ended: from now on nothing interrupts its thread. The same step as {@link #settle()}: a canceller
+     * still closing the call (CLOSING) has set CANCELLED with it, so the end waits for that close too.
+     */
     void end() {
-        int before = (int) STATE.getAndBitwiseOr(this, ENDED);
-        if ((before & (INTERRUPTERS | CLOSING)) != 0) {
-            jobs.awaitInterrupters(this);
-        }
+        settle();
     }
 
     boolean closing() {
