@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.orderly.api.JobKey;
 import dev.orderly.api.Tier2Call;
 import java.time.Duration;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -191,7 +192,7 @@ class JobHandleTest {
         running.end(higher);
     }
 
-    private static JobHandle onItsOwnThread(java.util.concurrent.Callable<JobHandle> step) throws Exception {
+    private static JobHandle onItsOwnThread(Callable<JobHandle> step) throws Exception {
         CompletableFuture<JobHandle> done = new CompletableFuture<>();
         Thread thread = Thread.ofVirtual().start(() -> {
             try {
