@@ -8,6 +8,7 @@ import dev.orderly.api.RequestPlan;
 import dev.orderly.api.SegmentConsumer;
 import java.io.IOException;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,20 +42,21 @@ final class OutputWalker {
     private final RequestListener listener;
     private final Deadline deadline;
     private final boolean resume;
-    private final Supplier<JobKey> freeAWorker;
+    private final Function<JobKey, JobKey> freeAWorker;
     private final Supplier<? extends Throwable> lastTier2Error;
     // written and read by the walker's thread only, set by run
     private StoreReadAlarm alarm;
 
     /**
-     * @param freeAWorker has the highest job that is not on a tier2 give its worker up, and names it (null if none
-     *     could): called when the client's segment is re-run with every worker taken
+     * @param freeAWorker has the highest job that is not on a tier2, other than the given re-run unit's own, give its
+     *     worker up, and names it (null if none could): called when the client's segment is re-run with every worker
+     *     taken
      * @param lastTier2Error the last {@code Tier2Exception} a job of the request heard, or null: the cause of a
      *     deadline failure
      */
     OutputWalker(String requestId, RequestPlan plan, OutputStore outputs, SegmentConsumer client, Scheduler scheduler,
             RequestCounters counters, RequestListener listener, Deadline deadline, boolean resume,
-            Supplier<JobKey> freeAWorker, Supplier<? extends Throwable> lastTier2Error) {
+            Function<JobKey, JobKey> freeAWorker, Supplier<? extends Throwable> lastTier2Error) {
         this.freeAWorker = freeAWorker;
         this.lastTier2Error = lastTier2Error;
         this.deadline = deadline;
@@ -131,7 +133,7 @@ final class OutputWalker {
             listener.onRerun(unit);
             if (scheduler.rerun(segment)) {
                 // The client waits for this re-run: it must not wait for a worker behind jobs it needs later.
-                JobKey withdrawn = freeAWorker.get();
+                JobKey withdrawn = freeAWorker.apply(unit);
                 LOG.debug("{} re-run with every worker taken; {}", unit, withdrawn == null
                         ? "every job is on a tier2, the re-run waits for the next to end"
                         : withdrawn + " gives its worker up");

@@ -85,12 +85,16 @@ final class RunningJobs {
      * worker up, as {@link #withdraw} says; returns its unit, or null if every running job is on a tier2. Called only
      * when the client's segment is re-run with every worker taken, which can afford a look at every slot of the
      * window (its look-ahead times its stages, at most {@link UnitSlots#MAX_SLOTS}).
+     *
+     * <p>The job of {@code rerun}, the re-run unit itself, is never the one: it may have been launched since the
+     * re-run found every worker taken (a job ended meanwhile), and it would give up the worker it runs on, to itself.
      */
-    JobKey withdrawHighestWaiting() {
+    JobKey withdrawHighestWaiting(JobKey rerun) {
         while (true) {
             JobHandle[] highest = new JobHandle[1];
             jobs.forEach(handle -> {
-                if (handle.mayBeWithdrawn() && (highest[0] == null || handle.key().compareTo(highest[0].key()) > 0)) {
+                if (handle.mayBeWithdrawn() && !handle.key().equals(rerun)
+                        && (highest[0] == null || handle.key().compareTo(highest[0].key()) > 0)) {
                     highest[0] = handle;
                 }
             });

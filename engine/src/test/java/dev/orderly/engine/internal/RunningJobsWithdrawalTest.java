@@ -28,6 +28,9 @@ class RunningJobsWithdrawalTest {
     private static final JobKey MIDDLE = new JobKey(2, 0);
     private static final JobKey HIGH = new JobKey(2, 1);
 
+    // The unit whose re-run asks for a worker: no running job has it in the tests above.
+    private static final JobKey RERUN = new JobKey(0, 3);
+
     private final RunningJobs running = new RunningJobs(16, 4);
 
     @AfterEach
@@ -93,7 +96,7 @@ class RunningJobsWithdrawalTest {
         assertFalse(Thread.interrupted(), "none of them was interrupted for a withdrawal");
         assertFalse(onTier2.withdrawn() || settled.withdrawn() || cancelled.withdrawn());
         assertTrue(cancelled.settle(), "the cancelled job was sent an interrupt");
-        assertNull(running.withdrawHighestWaiting(), "no job may give its worker up");
+        assertNull(running.withdrawHighestWaiting(RERUN), "no job may give its worker up");
     }
 
     @Test
@@ -103,14 +106,36 @@ class RunningJobsWithdrawalTest {
         JobHandle high = running.start(HIGH);
         assertTrue(high.attach(() -> { }), "the highest is on a tier2");
 
-        assertEquals(MIDDLE, running.withdrawHighestWaiting());
+        assertEquals(MIDDLE, running.withdrawHighestWaiting(RERUN));
         assertTrue(Thread.interrupted());
         assertTrue(middle.withdrawn());
         assertFalse(low.withdrawn(), "one job gives its worker up, not every waiting one");
         assertFalse(high.withdrawn());
 
-        assertEquals(LOW, running.withdrawHighestWaiting(), "then the next one down");
+        assertEquals(LOW, running.withdrawHighestWaiting(RERUN), "then the next one down");
         assertTrue(low.withdrawn());
-        assertNull(running.withdrawHighestWaiting());
+        assertNull(running.withdrawHighestWaiting(RERUN));
+    }
+
+    /**
+     * Regression: a re-run asked for a worker with every worker taken, a job ended meanwhile and the re-run's own job
+     * was launched before the walker asked a job to give its worker up; that job, the only one not on a tier2 yet,
+     * was withdrawn for its own re-run, and its dial, which had got in, was closed and made again (seen in
+     * {@code SchedulingTest.aMissingOutputIsRerunOnceAndDelivered} as attempts 1, 2, 2).
+     */
+    @Test
+    void theRerunsOwnJobNeverGivesItsWorkerUpToItself() {
+        JobHandle rerun = running.start(LOW);
+        JobHandle onTier2 = running.start(MIDDLE);
+        assertTrue(onTier2.attach(() -> { }));
+
+        assertNull(running.withdrawHighestWaiting(LOW), "the only waiting job is the re-run's own");
+        assertFalse(rerun.withdrawn());
+        assertFalse(Thread.interrupted(), "nothing was sent to it");
+
+        JobHandle higher = running.start(HIGH);
+        assertEquals(HIGH, running.withdrawHighestWaiting(LOW), "another waiting job still gives its worker up");
+        assertTrue(higher.withdrawn());
+        assertFalse(rerun.withdrawn());
     }
 }
