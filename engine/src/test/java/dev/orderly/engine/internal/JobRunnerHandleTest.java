@@ -8,6 +8,7 @@ import dev.orderly.api.JobKey;
 import dev.orderly.api.RequestListener;
 import dev.orderly.api.Tier2Call;
 import dev.orderly.api.Tier2Client;
+import dev.orderly.api.Tier2Exception;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -109,6 +110,26 @@ class JobRunnerHandleTest {
     @Test
     void aJobWithdrawnWhileItsDialIsInFlightIsWithdrawn() throws Exception {
         JobRunner runner = runner(countingDials(() -> running.withdraw(UNIT)), key -> true);
+
+        assertEquals(JobRunner.Outcome.WITHDRAWN, run(runner));
+        assertEquals(1, dials.get());
+    }
+
+    @Test
+    void aJobWhoseUnitIsNoLongerNeededWhenItsTurnComesDoesNotDial() throws Exception {
+        JobRunner runner = runner(countingDials(() -> { }), key -> false);
+
+        assertEquals(JobRunner.Outcome.ABANDONED, run(runner));
+        assertEquals(0, dials.get());
+    }
+
+    @Test
+    void aJobWithdrawnWhileItsDialIsRefusedIsWithdrawnWithoutDialingAgain() throws Exception {
+        JobRunner runner = runner(job -> {
+            dials.incrementAndGet();
+            running.withdraw(UNIT);
+            throw Tier2Exception.refused("full");
+        }, key -> true);
 
         assertEquals(JobRunner.Outcome.WITHDRAWN, run(runner));
         assertEquals(1, dials.get());
