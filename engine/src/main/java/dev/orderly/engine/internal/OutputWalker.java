@@ -80,7 +80,7 @@ final class OutputWalker {
         if (LogContext.KEPT) {
             MDC.put("request", requestId);
         }
-        StoreReadAlarm readAlarm = new StoreReadAlarm(deadline, RequestScope.name(requestId) + "-deadline");
+        StoreReadAlarm readAlarm = StoreReadAlarm.forWalker(deadline, requestId);
         alarm = readAlarm;
         try (readAlarm) {
             for (long segment = plan.startSegment(); segment < plan.endSegment(); segment++) {

@@ -1,31 +1,53 @@
 package dev.orderly.engine.internal;
 
 import dev.orderly.api.RequestResult;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.time.Duration;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
 
 /**
- * The figures of one request, bumped by its jobs and its walker at once. Thread-safe: each figure is an atomic
- * of its own; a {@linkplain #result() snapshot} read while jobs run is not atomic across figures.
+ * The figures of one request, bumped by its jobs and its walker at once. Thread-safe; a {@linkplain #result()
+ * snapshot} read while jobs run is not atomic across figures.
+ *
+ * <p>The figures every job bumps (its dial, and a refusal, which comes in floods) are {@link LongAdder}s, so jobs on
+ * different cores do not contend for one word. A timeout or a failure is rare: a volatile field, bumped atomically.
+ * The walker's figures (deliveries and their times, re-runs, segments found in the store) have one writer, the
+ * walker: plain volatile writes, read by whichever thread takes a snapshot. A request with no trouble so makes three
+ * adders and no other object for its figures.
  */
 final class RequestCounters {
 
+    private static final VarHandle FAILURES;
+    private static final VarHandle EXECUTION_TIMEOUTS;
+
+    static {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            FAILURES = lookup.findVarHandle(RequestCounters.class, "failures", long.class);
+            EXECUTION_TIMEOUTS = lookup.findVarHandle(RequestCounters.class, "executionTimeouts", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     private final LongSupplier nanoTime;
     private final long startNanos;
-    private final LongAdder delivered = new LongAdder();
     // A dial is counted once, when it returns: a dial that got in is also the admission, so the common path bumps
     // one figure, not two (each bump of a figure the other core bumped last costs a cache-line transfer).
     private final LongAdder admittedDials = new LongAdder();
     private final LongAdder otherDials = new LongAdder();
     private final LongAdder refusals = new LongAdder();
-    private final LongAdder failures = new LongAdder();
-    private final LongAdder executionTimeouts = new LongAdder();
-    private final LongAdder reruns = new LongAdder();
-    private final LongAdder fromStore = new LongAdder();
-    private final AtomicLong firstDeliveryNanos = new AtomicLong(-1);
-    private final AtomicLong lastDeliveryNanos = new AtomicLong(-1);
+    // bumped by any job, through FAILURES and EXECUTION_TIMEOUTS
+    private volatile long failures;
+    private volatile long executionTimeouts;
+    // written by the walker only
+    private volatile long delivered;
+    private volatile long reruns;
+    private volatile long fromStore;
+    private volatile long firstDeliveryNanos = -1;
+    private volatile long lastDeliveryNanos = -1;
 
     RequestCounters() {
         this(System::nanoTime);
@@ -57,32 +79,36 @@ final class RequestCounters {
     }
 
     void failure() {
-        failures.increment();
+        FAILURES.getAndAdd(this, 1L);
     }
 
     void executionTimeout() {
-        executionTimeouts.increment();
+        EXECUTION_TIMEOUTS.getAndAdd(this, 1L);
     }
 
+    /** The walker re-runs the client's segment. */
     void rerun() {
-        reruns.increment();
+        reruns = reruns + 1;
     }
 
     /** With resume: a segment found in the store, to be delivered from it instead of run. */
     void fromStore() {
-        fromStore.increment();
+        fromStore = fromStore + 1;
     }
 
     /** Segments found in the store so far (resume). Not part of {@link RequestResult}. */
     long foundInStore() {
-        return fromStore.sum();
+        return fromStore;
     }
 
+    /** The walker delivered a segment. */
     void delivered() {
         long now = nanoTime.getAsLong() - startNanos;
-        firstDeliveryNanos.compareAndSet(-1, now);
-        lastDeliveryNanos.set(now);
-        delivered.increment();
+        if (firstDeliveryNanos < 0) {
+            firstDeliveryNanos = now;
+        }
+        lastDeliveryNanos = now;
+        delivered = delivered + 1;
     }
 
     private Duration sinceStart() {
@@ -95,7 +121,7 @@ final class RequestCounters {
      * {@link RequestResult#NO_FIRST_SEGMENT} until the first delivery.
      */
     RequestResult result() {
-        long last = lastDeliveryNanos.get();
+        long last = lastDeliveryNanos;
         return snapshot(last < 0 ? sinceStart() : Duration.ofNanos(last));
     }
 
@@ -109,9 +135,9 @@ final class RequestCounters {
     }
 
     private RequestResult snapshot(Duration elapsed) {
-        long first = firstDeliveryNanos.get();
-        return new RequestResult(delivered.sum(), admittedDials.sum(), dials(), refusals.sum(), failures.sum(),
-                executionTimeouts.sum(), reruns.sum(),
+        long first = firstDeliveryNanos;
+        return new RequestResult(delivered, admittedDials.sum(), dials(), refusals.sum(), failures,
+                executionTimeouts, reruns,
                 first < 0 ? RequestResult.NO_FIRST_SEGMENT : Duration.ofNanos(first), elapsed);
     }
 }

@@ -3,8 +3,6 @@ package dev.orderly.engine.internal;
 import dev.orderly.api.Tier2Exception;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -18,8 +16,8 @@ import org.slf4j.LoggerFactory;
  * <p>Checked when a refusal comes in, so it needs no timer: a request that hears "no" hears it every
  * {@code refusedDelay}. An admission only sets {@code heardYes}, and only when it is clear: with every dial getting
  * in, jobs on different cores read it and never write it, and read no clock; the first "no" after it starts the
- * count. Thread-safe: each field is an atomic of its own, and a "no" that clears {@code heardYes} has set
- * {@code noSinceNanos} first, so one that sees it clear sees the count's start; only the thread that flips
+ * count. Thread-safe: each field is a volatile or an atomic of its own, and a "no" that clears {@code heardYes} has
+ * set {@code noSinceNanos} first, so one that sees it clear sees the count's start; only the thread that flips
  * {@code warned} logs.
  */
 final class StallWatch {
@@ -29,10 +27,10 @@ final class StallWatch {
     private final String requestId;
     private final long warnAfterNanos;
     private final LongSupplier nanoTime;
-    private final AtomicLong noSinceNanos;
+    private volatile long noSinceNanos;
     private final AtomicBoolean warned = new AtomicBoolean();
     private volatile boolean heardYes;
-    private final AtomicReference<Tier2Exception> last = new AtomicReference<>();
+    private volatile Tier2Exception last;
 
     StallWatch(String requestId, Duration stallWarning) {
         this(requestId, stallWarning, System::nanoTime);
@@ -43,7 +41,7 @@ final class StallWatch {
         this.requestId = requestId;
         this.warnAfterNanos = saturatedNanos(stallWarning);
         this.nanoTime = nanoTime;
-        this.noSinceNanos = new AtomicLong(nanoTime.getAsLong());
+        this.noSinceNanos = nanoTime.getAsLong();
     }
 
     /** A dial got in: the run of "no" is over; the next "no" starts a new one. */
@@ -58,7 +56,7 @@ final class StallWatch {
      * of nothing but refusals logs the WARN, once.
      */
     void heard(Tier2Exception e, long dials) {
-        last.set(e);
+        last = e;
         if (!e.neverRan()) {
             // The job got in (and then failed): not a "no".
             admitted();
@@ -66,10 +64,10 @@ final class StallWatch {
         }
         long now = nanoTime.getAsLong();
         if (heardYes) {
-            noSinceNanos.set(now);
+            noSinceNanos = now;
             heardYes = false;
         }
-        long silentNanos = now - noSinceNanos.get();
+        long silentNanos = now - noSinceNanos;
         if (silentNanos >= warnAfterNanos && warned.compareAndSet(false, true)) {
             LOG.warn("request {} has heard nothing but REFUSED/UNREACHABLE for {} ms: {} dial(s), the last {}: {}"
                     + " (is the tier2 address right, the fleet up?)", requestId,
@@ -79,7 +77,7 @@ final class StallWatch {
 
     /** The last {@link Tier2Exception} any job of the request heard, or null. */
     Tier2Exception last() {
-        return last.get();
+        return last;
     }
 
     private static long saturatedNanos(Duration d) {

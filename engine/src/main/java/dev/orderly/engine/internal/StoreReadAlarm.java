@@ -34,11 +34,30 @@ final class StoreReadAlarm implements AutoCloseable {
     // written and read by the walker only
     private Thread alarm;
 
+    /**
+     * The alarm of every request with no deadline: each of its methods returns before it touches any state, so one
+     * instance serves every walker at once, and a request with no deadline makes no alarm, lock or name of its own.
+     */
+    private static final StoreReadAlarm NO_DEADLINE = new StoreReadAlarm(Deadline.after(null), "no deadline", null);
+
     /** An alarm for the reads of {@code walker}, the calling thread; {@code name} names the alarm's thread. */
     StoreReadAlarm(Deadline deadline, String name) {
+        this(deadline, name, Thread.currentThread());
+    }
+
+    private StoreReadAlarm(Deadline deadline, String name, Thread walker) {
         this.deadline = deadline;
-        this.walker = Thread.currentThread();
+        this.walker = walker;
         this.name = name;
+    }
+
+    /**
+     * The alarm for the reads of the calling thread, the walker of request {@code requestId}: the shared one that does
+     * nothing when {@code deadline} is not set.
+     */
+    static StoreReadAlarm forWalker(Deadline deadline, String requestId) {
+        return deadline.isSet() ? new StoreReadAlarm(deadline, RequestScope.name(requestId) + "-deadline")
+                : NO_DEADLINE;
     }
 
     /** The walker starts a read; false if the deadline has passed already (then it must not read). */

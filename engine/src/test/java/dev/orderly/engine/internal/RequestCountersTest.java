@@ -6,6 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.orderly.api.RequestResult;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
@@ -112,6 +115,41 @@ class RequestCountersTest {
         assertEquals(4, result.failures());
         assertEquals(3, result.executionTimeouts());
         assertEquals(2, result.reruns());
+    }
+
+    @Test
+    void jobsOnManyThreadsAtOnceLoseNoFigure() throws InterruptedException {
+        RequestCounters counters = new RequestCounters();
+        int threads = 8;
+        int each = 10_000;
+        CountDownLatch go = new CountDownLatch(1);
+        List<Thread> jobs = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            jobs.add(Thread.ofVirtual().start(() -> {
+                try {
+                    go.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+                for (int i = 0; i < each; i++) {
+                    counters.dialNotAdmitted();
+                    counters.refusal();
+                    counters.failure();
+                    counters.executionTimeout();
+                }
+            }));
+        }
+        go.countDown();
+        for (Thread job : jobs) {
+            job.join();
+        }
+
+        RequestResult result = counters.result();
+        assertEquals((long) threads * each, result.dials());
+        assertEquals((long) threads * each, result.refusals());
+        assertEquals((long) threads * each, result.failures());
+        assertEquals((long) threads * each, result.executionTimeouts());
     }
 
     @Test

@@ -2,6 +2,8 @@ package dev.orderly.engine.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
@@ -124,6 +126,30 @@ class StoreReadAlarmTest {
             return List.of(entered, fired, flag);
         });
         assertEquals(List.of(true, false, true), seen, "entered, fired, the flag the walker set itself");
+    }
+
+    @Test
+    void walkersWithNoDeadlineShareOneAlarmThatNeverFiresAndEveryOtherWalkerGetsItsOwn() throws Exception {
+        List<StoreReadAlarm> none = List.of(
+                asWalker(() -> StoreReadAlarm.forWalker(Deadline.after(null), "r-1")),
+                asWalker(() -> StoreReadAlarm.forWalker(Deadline.after(null), "r-2")));
+        assertSame(none.get(0), none.get(1), "a request with no deadline makes an alarm of its own");
+        List<Boolean> seen = asWalker(() -> {
+            StoreReadAlarm shared = none.get(0);
+            boolean entered = shared.enterRead();
+            Thread.currentThread().interrupt();
+            boolean fired = shared.exitRead();
+            boolean flag = Thread.interrupted();
+            shared.close();
+            return List.of(entered, fired, flag);
+        });
+        assertEquals(List.of(true, false, true), seen, "entered, fired, the flag the walker set itself");
+
+        Deadline inAnHour = Deadline.after(Duration.ofHours(1));
+        StoreReadAlarm one = asWalker(() -> StoreReadAlarm.forWalker(inAnHour, "r-3"));
+        StoreReadAlarm other = asWalker(() -> StoreReadAlarm.forWalker(inAnHour, "r-3"));
+        assertNotSame(one, other);
+        assertNotSame(none.get(0), one);
     }
 
     /**

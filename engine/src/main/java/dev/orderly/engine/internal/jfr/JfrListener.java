@@ -6,6 +6,8 @@ import dev.orderly.api.RequestFailedException;
 import dev.orderly.api.RequestListener;
 import dev.orderly.api.RequestResult;
 import dev.orderly.api.Tier2Exception;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -26,9 +28,10 @@ import jdk.jfr.Event;
  * there from the first event that opens until the last one closes: one map entry per job, however many events it
  * goes through. Each unit has one live job, so a holder is read and written by one job thread at a time (the map
  * orders the holder of a re-run after its predecessor's removal), and by the thread that ends the request after
- * every job thread has ended. With every event type disabled nothing is put, and an empty map is not touched beyond
- * {@code isEmpty()}: a request with no recording running does no map work at all. {@code lastDelivery} is touched by
- * the walker thread only, and by the thread that ends the request after the walker has ended.
+ * every job thread has ended. The map is made by the first event that opens, so with every event type disabled there
+ * is none, and a map that was emptied is not touched beyond {@code isEmpty()}: a request with no recording running
+ * makes no map and does no map work at all. {@code lastDelivery} is touched by the walker thread only, and by the
+ * thread that ends the request after the walker has ended.
  *
  * <p>The event classes repeat their identity fields (request, segment, stage, attempt) instead of inheriting them from
  * a common superclass: {@code jfr print} lists a subclass's fields before its superclass's, which would put a job's
@@ -38,10 +41,20 @@ public final class JfrListener implements RequestListener {
 
     /** Committed events since the class was loaded: lets a test see that a disabled event is never committed. */
     private static final LongAdder COMMITTED = new LongAdder();
+    private static final VarHandle OPEN;
+
+    static {
+        try {
+            OPEN = MethodHandles.lookup().findVarHandle(JfrListener.class, "open", Map.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     private final String requestId;
     private final RequestListener next;
-    private final Map<JobKey, Open> open = new ConcurrentHashMap<>();
+    // Made by the first event that opens (OPEN, compare-and-set): a request with no recording running makes none.
+    private volatile Map<JobKey, Open> open;
     private volatile SegmentDeliveredEvent lastDelivery;
 
     /** The events open for one unit, at most one of each kind (its run begins as its dial ends, never both). */
@@ -200,17 +213,24 @@ public final class JfrListener implements RequestListener {
 
     /** The unit's holder, or null; an empty map is not asked (no hashing when nothing was ever opened). */
     private Open opened(JobKey key) {
-        return open.isEmpty() ? null : open.get(key);
+        Map<JobKey, Open> map = open;
+        return map == null || map.isEmpty() ? null : map.get(key);
     }
 
     /** The unit's holder, made and put if it has none: called only when an event is about to open. */
     private Open holder(JobKey key) {
-        return open.computeIfAbsent(key, k -> new Open());
+        Map<JobKey, Open> map = open;
+        if (map == null) {
+            OPEN.compareAndSet(this, null, new ConcurrentHashMap<JobKey, Open>());
+            map = open;
+        }
+        return map.computeIfAbsent(key, k -> new Open());
     }
 
     /** Takes the unit's holder out of the map once nothing of it is open any more. */
     private void closeIfEmpty(JobKey key, Open events) {
         if (events != null && events.isEmpty()) {
+            // A holder is only ever got from the map, so the map is there.
             open.remove(key, events);
         }
     }
@@ -283,9 +303,12 @@ public final class JfrListener implements RequestListener {
      * delivery that never came.
      */
     private void closeAll() {
-        open.forEach((key, events) -> endDial(key, events, "cancelled", ""));
-        open.forEach((key, events) -> endRun(key, events, "cancelled", ""));
-        open.clear();
+        Map<JobKey, Open> map = open;
+        if (map != null) {
+            map.forEach((key, events) -> endDial(key, events, "cancelled", ""));
+            map.forEach((key, events) -> endRun(key, events, "cancelled", ""));
+            map.clear();
+        }
         lastDelivery = null;
     }
 

@@ -13,6 +13,7 @@ import java.lang.reflect.Field;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -44,14 +45,20 @@ class JfrListenerUnitsTest {
         return new Job("r-1", key, attempt);
     }
 
-    private static int openUnits(JfrListener listener) {
+    /** The listener's map of open events, or null while none was made. */
+    private static Map<?, ?> openMap(JfrListener listener) {
         try {
             Field open = JfrListener.class.getDeclaredField("open");
             open.setAccessible(true);
-            return ((Map<?, ?>) open.get(listener)).size();
+            return (Map<?, ?>) open.get(listener);
         } catch (ReflectiveOperationException e) {
             throw new AssertionError("JfrListener keeps its open events in a field named open", e);
         }
+    }
+
+    private static int openUnits(JfrListener listener) {
+        Map<?, ?> open = openMap(listener);
+        return open == null ? 0 : open.size();
     }
 
     /** What one run of {@code calls} left behind, with only {@code types} enabled. */
@@ -63,6 +70,12 @@ class JfrListenerUnitsTest {
 
     private Trace record(Set<String> types, RequestListener next, List<Consumer<JfrListener>> steps)
             throws IOException {
+        return record(types, next, steps, listener -> { });
+    }
+
+    /** As above; {@code atTheEnd} looks at the listener after the last step, with the recording still running. */
+    private Trace record(Set<String> types, RequestListener next, List<Consumer<JfrListener>> steps,
+            Consumer<JfrListener> atTheEnd) throws IOException {
         Path file = dir.resolve("events-" + System.nanoTime() + ".jfr");
         List<Integer> open = new ArrayList<>();
         try (Recording recording = new Recording()) {
@@ -80,6 +93,7 @@ class JfrListenerUnitsTest {
                 step.accept(listener);
                 open.add(openUnits(listener));
             }
+            atTheEnd.accept(listener);
             recording.stop();
             recording.dump(file);
         }
@@ -289,13 +303,16 @@ class JfrListenerUnitsTest {
 
     @Test
     void withNothingRecordedNothingIsKept() throws IOException {
-        Trace trace = record(Set.of(), List.of(
+        List<Map<?, ?>> mapAtTheEnd = new ArrayList<>();
+        Trace trace = record(Set.of(), RequestListener.NONE, List.of(
                 l -> l.onQueued(A),
                 l -> l.onDial(job(A, 1)),
                 l -> l.onAdmitted(job(A, 1)),
                 l -> l.onFailed(job(A, 1), Tier2Exception.retryable("reset", null)),
-                l -> l.onRefused(job(A, 2), Tier2Exception.refused("full"))));
+                l -> l.onRefused(job(A, 2), Tier2Exception.refused("full"))),
+                l -> mapAtTheEnd.add(openMap(l)));
         assertEquals(List.of(0, 0, 0, 0, 0), trace.openAfterEachStep());
+        assertEquals(Collections.singletonList(null), mapAtTheEnd, "a map of open events was made");
         assertEquals(List.of(), trace.events());
     }
 }
