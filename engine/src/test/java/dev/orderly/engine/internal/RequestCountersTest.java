@@ -106,8 +106,12 @@ class RequestCountersTest {
             counters.rerun();
         }
         counters.delivered();
+        for (int i = 0; i < 3; i++) {
+            counters.fromStore();
+        }
 
         RequestResult result = counters.result();
+        assertEquals(3, counters.foundInStore());
         assertEquals(1, result.segmentsDelivered());
         assertEquals(6, result.admissions());
         assertEquals(7, result.dials());
@@ -162,6 +166,11 @@ class RequestCountersTest {
         RequestResult result = counters.result();
         assertEquals(Duration.ZERO, result.timeToFirstSegment());
         assertEquals(Duration.ZERO, result.elapsed(), "the time to the last delivery, not the 7 us so far");
+
+        counters.delivered();
+        RequestResult later = counters.result();
+        assertEquals(Duration.ZERO, later.timeToFirstSegment(), "a first delivery at zero is still the first");
+        assertEquals(Duration.ofNanos(7_000), later.elapsed());
     }
 
     @Test
