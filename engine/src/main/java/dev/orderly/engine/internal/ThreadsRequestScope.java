@@ -36,8 +36,11 @@ import java.util.function.Consumer;
  * <h2>Invariants (all guarded by {@code lock})</h2>
  * <ul>
  *   <li>{@code running} holds the threads started and whose task has not ended; {@code ended} those whose task has
- *       ended and that the owner has not joined yet. Every started thread is in exactly one of them until joined.
- *       The owner joins {@code ended} at each fork, so neither grows past the workers plus the walker.
+ *       ended and that were still alive at the owner's last look. Every started thread is in exactly one of them
+ *       until it has terminated and the owner has dropped it or joined it. At each fork the owner drops the
+ *       threads at the head of {@code ended} that have terminated (a look, never a wait: each is a few instructions
+ *       from its end), so {@code ended} holds about as many threads as end between two forks; once nothing is
+ *       running, it joins those left.
  *   <li>{@code cancelled} turns true once, before any thread is interrupted by the cancellation, so a task that fails
  *       because of it (its interrupt) always sees it and is not reported: it can not hide the failure that cancelled
  *       the scope. No thread starts once it is true.
@@ -107,14 +110,20 @@ final class ThreadsRequestScope implements RequestScope {
         }
     }
 
-    private void fork(Callable<Void> task, boolean isWalker) throws InterruptedException {
+    private void fork(Callable<Void> task, boolean isWalker) {
         if (Thread.currentThread() != owner) {
             throw new WrongThreadException("only the owner of " + name + " may fork");
         }
-        joinEnded();
         Thread thread = threads.newThread(() -> runTask(task, isWalker));
         lock.lock();
         try {
+            // A thread whose task ended has nothing left to do but end. Those at the head that have are dropped; the
+            // first that has not is looked at again at the next fork. Joining it here instead made the owner wait
+            // for it at every fork.
+            Thread head;
+            while ((head = ended.peek()) != null && !head.isAlive()) {
+                ended.remove();
+            }
             if (cancelled) {
                 return;
             }
@@ -178,7 +187,10 @@ final class ThreadsRequestScope implements RequestScope {
         }
     }
 
-    /** Joins the threads whose task has ended: each is at most a few instructions from its end. */
+    /**
+     * Joins the threads whose task has ended: each is at most a few instructions from its end. Called once nothing is
+     * running, so no thread is added meanwhile.
+     */
     private void joinEnded() throws InterruptedException {
         while (true) {
             Thread thread;
