@@ -1,15 +1,16 @@
 package dev.orderly.engine.internal;
 
 import com.google.errorprone.annotations.concurrent.GuardedBy;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
@@ -33,21 +34,26 @@ import java.util.function.Consumer;
  *       wait, cancels the scope; the owner still waits for every thread before it throws.
  * </ul>
  *
- * <h2>Invariants (all guarded by {@code lock})</h2>
+ * <h2>Invariants</h2>
  * <ul>
- *   <li>{@code running} holds the threads started and whose task has not ended; {@code ended} those whose task has
- *       ended and that were still alive at the owner's last look. Every started thread is in exactly one of them
- *       until it has terminated and the owner has dropped it or joined it. At each fork the owner drops the
- *       threads at the head of {@code ended} that have terminated (a look, never a wait: each is a few instructions
- *       from its end), so {@code ended} holds about as many threads as end between two forks; once nothing is
- *       running, it joins those left.
- *   <li>{@code cancelled} turns true once, before any thread is interrupted by the cancellation, so a task that fails
- *       because of it (its interrupt) always sees it and is not reported: it can not hide the failure that cancelled
- *       the scope. No thread starts once it is true.
- *   <li>{@code firstFailure} is set at most once, only while not cancelled, just before the cancellation it causes.
+ *   <li>{@code running} holds the threads started and whose task has not ended, and {@code runningCount} counts
+ *       them; {@code ended} holds those whose task has ended and that were still alive at the owner's last look.
+ *       The owner adds a thread to {@code running} under {@code lock}, before it starts it; the thread moves itself
+ *       to {@code ended} as its task ends, with no lock (it joins {@code ended} before it leaves {@code running}, so
+ *       once {@code runningCount} is 0 every thread not yet dropped is in {@code ended}). At each fork the owner
+ *       drops the threads at the head of {@code ended} that have terminated (a look, never a wait: each is a few
+ *       instructions from its end), so {@code ended} holds about as many threads as end between two forks; once
+ *       nothing is running, it joins those left.
+ *   <li>{@code cancelled} (guarded by {@code lock}) turns true once, before any thread is interrupted by the
+ *       cancellation, so a task that fails because of it (its interrupt) always sees it and is not reported: it can
+ *       not hide the failure that cancelled the scope. No thread starts once it is true, and every thread started
+ *       before it is in {@code running} when the cancellation reads it, unless its task has ended.
+ *   <li>{@code firstFailure} (guarded by {@code lock}) is set at most once, only while not cancelled, just before the
+ *       cancellation it causes.
  * </ul>
- * {@code allEnded} is signalled when {@code running} becomes empty; only the owner waits on it. One instance serves
- * one request; {@link #run} is called once.
+ * {@code allEnded} is signalled, under {@code lock}, by the task whose end takes {@code runningCount} to 0; only the
+ * owner waits on it, and it reads the count under {@code lock} before it waits, so the signal can not fall between
+ * its look and its wait. One instance serves one request; {@link #run} is called once.
  */
 final class ThreadsRequestScope implements RequestScope {
 
@@ -57,10 +63,11 @@ final class ThreadsRequestScope implements RequestScope {
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition allEnded = lock.newCondition();
 
-    @GuardedBy("lock")
-    private final Set<Thread> running = new HashSet<>();
-    @GuardedBy("lock")
-    private final Queue<Thread> ended = new ArrayDeque<>();
+    // Added to under lock by the owner; a thread removes itself with no lock when its task ends.
+    private final Set<Thread> running = ConcurrentHashMap.newKeySet();
+    private final AtomicInteger runningCount = new AtomicInteger();
+    // Added to by each thread as its task ends; read and dropped from by the owner only.
+    private final Queue<Thread> ended = new ConcurrentLinkedQueue<>();
     @GuardedBy("lock")
     private boolean cancelled;
     @GuardedBy("lock")
@@ -114,20 +121,21 @@ final class ThreadsRequestScope implements RequestScope {
         if (Thread.currentThread() != owner) {
             throw new WrongThreadException("only the owner of " + name + " may fork");
         }
+        // A thread whose task ended has nothing left to do but end. Those at the head that have are dropped; the
+        // first that has not is looked at again at the next fork. Joining it here instead made the owner wait for it
+        // at every fork.
+        Thread head;
+        while ((head = ended.peek()) != null && !head.isAlive()) {
+            ended.remove();
+        }
         Thread thread = threads.newThread(() -> runTask(task, isWalker));
         lock.lock();
         try {
-            // A thread whose task ended has nothing left to do but end. Those at the head that have are dropped; the
-            // first that has not is looked at again at the next fork. Joining it here instead made the owner wait
-            // for it at every fork.
-            Thread head;
-            while ((head = ended.peek()) != null && !head.isAlive()) {
-                ended.remove();
-            }
             if (cancelled) {
                 return;
             }
             running.add(thread);
+            runningCount.incrementAndGet();
             thread.start();
         } finally {
             lock.unlock();
@@ -153,16 +161,17 @@ final class ThreadsRequestScope implements RequestScope {
             if (cancel) {
                 cancel();
             }
-            lock.lock();
-            try {
-                Thread self = Thread.currentThread();
-                running.remove(self);
-                ended.add(self);
-                if (running.isEmpty()) {
+            // No lock for the common end: a task's end only takes the lock to wake the owner, when it is the last.
+            Thread self = Thread.currentThread();
+            ended.add(self);
+            running.remove(self);
+            if (runningCount.decrementAndGet() == 0) {
+                lock.lock();
+                try {
                     allEnded.signal();
+                } finally {
+                    lock.unlock();
                 }
-            } finally {
-                lock.unlock();
             }
         }
     }
@@ -192,24 +201,11 @@ final class ThreadsRequestScope implements RequestScope {
      * running, so no thread is added meanwhile.
      */
     private void joinEnded() throws InterruptedException {
-        while (true) {
-            Thread thread;
-            lock.lock();
-            try {
-                thread = ended.peek();
-            } finally {
-                lock.unlock();
-            }
-            if (thread == null) {
-                return;
-            }
+        Thread thread;
+        while ((thread = ended.peek()) != null) {
+            // Left at the head if the join is interrupted: the owner joins it again after the cancellation.
             thread.join();
-            lock.lock();
-            try {
-                ended.remove();
-            } finally {
-                lock.unlock();
-            }
+            ended.remove();
         }
     }
 
@@ -225,7 +221,7 @@ final class ThreadsRequestScope implements RequestScope {
             try {
                 lock.lock();
                 try {
-                    while (!running.isEmpty()) {
+                    while (runningCount.get() != 0) {
                         allEnded.await();
                     }
                 } finally {

@@ -50,18 +50,16 @@ import org.junit.jupiter.params.provider.MethodSource;
  *
  * <p>Equivalent mutants of {@link ThreadsRequestScope}, not tested:
  * <ul>
- *   <li>Removing the {@code unlock} after the owner's wait for the threads ({@code awaitEveryThread}), or after its
- *       last read of the first failure in {@code run}. The owner then ends holding the lock, but no thread asks for it
- *       again: the wait ends only when the owner sees, under the lock, that no task is running, so every task has
- *       already left its last locked section (the one that took it out of {@code running}); only the owner forks,
- *       and it forks nothing more; a scope serves one {@code run}, and the owner's own later {@code lock} calls are
- *       reentrant. If the owner is interrupted inside the wait, the hold it keeps delays the tasks only until it waits
- *       again, since {@code Condition.await} releases every hold.
- *   <li>Removing the {@code unlock} that ends a task's bookkeeping in {@code runTask}, in the four copies javac makes
- *       of it for the exceptional paths: they run only if {@code HashSet.remove}, {@code ArrayDeque.add} or
- *       {@code Condition.signal} throws inside the bookkeeping, or the catch block's own {@code lock} throws, i.e. on
- *       an {@code OutOfMemoryError} at that instruction, which no test can cause there. The copy on the normal path
- *       is killed by every test here: the owner never gets the lock back.
+ *   <li>Removing the {@code unlock} after the owner's last read of the first failure in {@code run}. The owner then
+ *       ends holding the lock, but it has joined every thread of the scope by then, so no thread asks for it again,
+ *       and a scope serves one {@code run}. (The {@code unlock} after the owner's wait in {@code awaitEveryThread} is
+ *       not so: the last task to end takes the lock to signal the owner after it took the count of running tasks to
+ *       0, so an owner that saw the 0 first and kept the lock would wait forever in its join for that task. Whether
+ *       a run shows it depends on that race, and a test's time-out reports it when it does.)
+ *   <li>Removing the {@code unlock} after the last task's signal in {@code runTask}, in the copies javac makes of it
+ *       for the exceptional paths: they run only if {@code Condition.signal} throws, or the catch block's own
+ *       {@code lock} throws, i.e. on an {@code OutOfMemoryError} at that instruction, which no test can cause there.
+ *       The copy on the normal path is killed by every test here: the owner never gets the lock back.
  * </ul>
  * The removal of the {@code Thread.join} calls of {@code ThreadsRequestScope} (the owner then returns while the last
  * thread is a few instructions from its end) is seen by {@link Run}'s check, taken the moment {@code run} ends, that
