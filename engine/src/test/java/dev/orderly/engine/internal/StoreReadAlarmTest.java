@@ -114,17 +114,23 @@ class StoreReadAlarmTest {
         assertEquals(List.of(false, false), seen, "entered, walker interrupted");
     }
 
+    /**
+     * One read through {@code alarm} during which the walker interrupts itself, then the alarm's close: whether the
+     * read was entered, whether the alarm fired, and whether the walker's own interrupt was still there.
+     */
+    private static List<Boolean> readInterruptedByTheWalker(StoreReadAlarm alarm) {
+        boolean entered = alarm.enterRead();
+        Thread.currentThread().interrupt();
+        boolean fired = alarm.exitRead();
+        boolean flag = Thread.interrupted();
+        alarm.close();
+        return List.of(entered, fired, flag);
+    }
+
     @Test
     void withNoDeadlineEveryReadIsEnteredAndNothingFires() throws Exception {
-        List<Boolean> seen = asWalker(() -> {
-            StoreReadAlarm alarm = new StoreReadAlarm(Deadline.after(null), "alarm-4");
-            boolean entered = alarm.enterRead();
-            Thread.currentThread().interrupt();
-            boolean fired = alarm.exitRead();
-            boolean flag = Thread.interrupted();
-            alarm.close();
-            return List.of(entered, fired, flag);
-        });
+        List<Boolean> seen = asWalker(() -> readInterruptedByTheWalker(
+                new StoreReadAlarm(Deadline.after(null), "alarm-4")));
         assertEquals(List.of(true, false, true), seen, "entered, fired, the flag the walker set itself");
     }
 
@@ -134,15 +140,7 @@ class StoreReadAlarmTest {
                 asWalker(() -> StoreReadAlarm.forWalker(Deadline.after(null), "r-1")),
                 asWalker(() -> StoreReadAlarm.forWalker(Deadline.after(null), "r-2")));
         assertSame(none.get(0), none.get(1), "a request with no deadline makes an alarm of its own");
-        List<Boolean> seen = asWalker(() -> {
-            StoreReadAlarm shared = none.get(0);
-            boolean entered = shared.enterRead();
-            Thread.currentThread().interrupt();
-            boolean fired = shared.exitRead();
-            boolean flag = Thread.interrupted();
-            shared.close();
-            return List.of(entered, fired, flag);
-        });
+        List<Boolean> seen = asWalker(() -> readInterruptedByTheWalker(none.get(0)));
         assertEquals(List.of(true, false, true), seen, "entered, fired, the flag the walker set itself");
 
         Deadline inAnHour = Deadline.after(Duration.ofHours(1));
