@@ -61,7 +61,9 @@ class LocalTier2Test {
                 delivered.add(segment);
             }));
             assertEquals(12, result.segmentsDelivered());
-            assertEquals(0, tier2.server().jobsHeld(), "slots still held after the request");
+            // A job the request no longer needed is cancelled by the tier1 as the request ends; the tier2 hears of
+            // it over the network a moment after run returns.
+            await().atMost(Duration.ofSeconds(10)).until(() -> tier2.server().jobsHeld() == 0);
             // Every segment's output was written by a last-stage job that the server admitted.
             assertTrue(tier2.server().jobsAdmitted() >= 12, "admitted " + tier2.server().jobsAdmitted());
         }
