@@ -21,9 +21,9 @@ import java.util.function.UnaryOperator;
  * }
  * }</pre>
  *
- * <p>A job the request no longer needs when it ends (a lower stage that a higher one covered) is cancelled by the
- * client; the server hears of the cancellation over the network, a moment after {@code run} returns, so a test waits
- * for the slots to come back rather than asserting it at once.
+ * <p>The server gives a job's slot back just after it has told the client the job's end, and hears of a job cancelled
+ * at the request's end (a lower stage that a higher one covered) over the network: a slot may still be held for a
+ * moment after {@code run} returns, so a test waits for the slots to come back rather than asserting it at once.
  *
  * <p>The server listens on {@code 127.0.0.1} at a free port, whatever host and port its builder had; the client is
  * {@link GrpcTier2Client#builder()} with that one address, as a tier1 would dial a static fleet. {@link #close()}

@@ -61,8 +61,8 @@ class LocalTier2Test {
                 delivered.add(segment);
             }));
             assertEquals(12, result.segmentsDelivered());
-            // A job the request no longer needed is cancelled by the tier1 as the request ends; the tier2 hears of
-            // it over the network a moment after run returns.
+            // The tier2 gives a slot back just after it has told the client the job's end, and hears of a job
+            // cancelled at the request's end over the network: a slot may still be held a moment after run returns.
             await().atMost(Duration.ofSeconds(10)).until(() -> tier2.server().jobsHeld() == 0);
             // Every segment's output was written by a last-stage job that the server admitted.
             assertTrue(tier2.server().jobsAdmitted() >= 12, "admitted " + tier2.server().jobsAdmitted());

@@ -74,8 +74,9 @@ class OwnWorkerOverGrpcTest {
                 seen.add(segment);
             }));
             assertEquals(10, result.segmentsDelivered());
-            // A job the request no longer needed (a lower stage its segment's higher stage covered) is cancelled by
-            // the tier1 as the request ends; the tier2 hears of it over the network a moment after run returns.
+            // The tier2 gives a slot back just after it has told the client the job's end, and hears of a job
+            // cancelled at the request's end (a lower stage a higher one covered) over the network: a slot may still
+            // be held for a moment after run returns.
             await().atMost(Duration.ofSeconds(10)).until(() -> tier2.server().jobsHeld() == 0);
         }
         assertEquals(List.of(0L, 1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L), seen);
