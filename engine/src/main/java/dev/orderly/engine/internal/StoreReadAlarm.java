@@ -20,6 +20,12 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 final class StoreReadAlarm implements AutoCloseable {
 
+    /**
+     * The alarm of every request with no deadline: each of its methods returns before it touches any state, so one
+     * instance serves every walker at once, and a request with no deadline makes no alarm, lock or name of its own.
+     */
+    private static final StoreReadAlarm NO_DEADLINE = new StoreReadAlarm(Deadline.after(null), "no deadline", null);
+
     private final Deadline deadline;
     private final Thread walker;
     private final String name;
@@ -33,12 +39,6 @@ final class StoreReadAlarm implements AutoCloseable {
     private boolean closed;
     // written and read by the walker only
     private Thread alarm;
-
-    /**
-     * The alarm of every request with no deadline: each of its methods returns before it touches any state, so one
-     * instance serves every walker at once, and a request with no deadline makes no alarm, lock or name of its own.
-     */
-    private static final StoreReadAlarm NO_DEADLINE = new StoreReadAlarm(Deadline.after(null), "no deadline", null);
 
     /** An alarm for the reads of {@code walker}, the calling thread; {@code name} names the alarm's thread. */
     StoreReadAlarm(Deadline deadline, String name) {

@@ -24,16 +24,6 @@ import org.slf4j.MDC;
 class JobRunnerMdcTest {
 
     private static final EngineConfig CONFIG = EngineConfig.builder().build();
-    private static final Tier2Call FINISHES_AT_ONCE = new Tier2Call() {
-        @Override
-        public void await() {
-        }
-
-        @Override
-        public void close() {
-        }
-    };
-
     @Test
     void aJobPutsItsKeysInTheMdcWhileItRunsAndTakesThemOffWhenItEnds() throws Exception {
         // The build's test binding keeps an MDC; with the no-operation one a job puts nothing, and this test says so.
@@ -42,7 +32,8 @@ class JobRunnerMdcTest {
         AtomicReference<Map<String, String>> duringTheDial = new AtomicReference<>();
         JobRunner runner = new JobRunner("r-mdc", job -> {
             duringTheDial.set(MDC.getCopyOfContextMap());
-            return FINISHES_AT_ONCE;
+            Tier2Call finishesAtOnce = () -> { };
+            return finishesAtOnce;
         }, new DelayGate(CONFIG), CONFIG, new RequestCounters(), RequestListener.NONE, key -> true,
                 new StallWatch("r-mdc", Duration.ofSeconds(30)), () -> 7);
         RunningJobs running = new RunningJobs(16, 4);
