@@ -174,4 +174,48 @@ class NoQueueDialersTest {
         assertEquals(0, errors.get());
         assertEquals(0, dialers.overflowing());
     }
+
+    @Test
+    @Timeout(30)
+    void twoKeysThatOverflowFirstAtOnceShareOneOverflow() throws Exception {
+        // The overflow is made by the first key that needs it: two threads that need it at the same moment must both
+        // end up in the one that was kept. Fresh sets, many times, to meet that moment.
+        for (int round = 0; round < 2_000; round++) {
+            NoQueueDialers dialers = new NoQueueDialers(1);
+            assertEquals(0, dialers.overflowing(), "no overflow before a key needs one");
+            JobKey home = new JobKey(0, 0);
+            assertTrue(dialers.add(home));
+            JobKey first = new JobKey(2, 0);
+            JobKey second = new JobKey(4, 0);
+            assertEquals(dialers.slot(home), dialers.slot(first));
+            assertEquals(dialers.slot(home), dialers.slot(second));
+            CyclicBarrier together = new CyclicBarrier(2);
+            AtomicInteger added = new AtomicInteger();
+            Thread other = Thread.ofPlatform().start(() -> {
+                if (awaitQuietly(together) && dialers.add(second)) {
+                    added.incrementAndGet();
+                }
+            });
+            if (awaitQuietly(together) && dialers.add(first)) {
+                added.incrementAndGet();
+            }
+            other.join(TimeUnit.SECONDS.toMillis(10));
+            assertFalse(other.isAlive(), "the other thread did not end in time");
+            assertEquals(2, added.get(), "round " + round);
+            assertTrue(dialers.contains(first) && dialers.contains(second), "round " + round + ": a key was lost");
+            assertEquals(2, dialers.overflowing(), "round " + round);
+        }
+    }
+
+    private static boolean awaitQuietly(CyclicBarrier barrier) {
+        try {
+            barrier.await(10, TimeUnit.SECONDS);
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        } catch (Exception e) {
+            return false;
+        }
+    }
 }

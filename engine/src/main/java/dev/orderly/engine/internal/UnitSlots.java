@@ -1,6 +1,8 @@
 package dev.orderly.engine.internal;
 
 import dev.orderly.api.JobKey;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReferenceArray;
@@ -20,7 +22,9 @@ import java.util.function.Function;
  * <p>Thread-safe, as a {@link ConcurrentHashMap} is, with its weak consistency for {@link #forEach}: a value is in
  * its slot or in the overflow map from its put to its remove, and never moves. Callers keep one value per unit at a
  * time (one live job per unit); {@link #putIfAbsent} reports a second one for a unit whose value is present, as a
- * check of that rule, not as a lock.
+ * check of that rule, not as a lock. The overflow map is made by the first unit that needs it (compare-and-set, so
+ * every thread sees the same one) and never replaced; until then it reads as empty, and a request whose units all
+ * find their slots makes none.
  *
  * @param <V> the values; each names its unit through {@code keyOf}
  */
@@ -32,8 +36,19 @@ final class UnitSlots<V> {
     /** The most stages of a segment that get slots; higher stages go to the overflow map. */
     static final int MAX_SLOT_STAGES = 64;
 
+    private static final VarHandle OVERFLOW;
+
+    static {
+        try {
+            OVERFLOW = MethodHandles.lookup().findVarHandle(UnitSlots.class, "overflow", Map.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     private final AtomicReferenceArray<V> slots;
-    private final Map<JobKey, V> overflow = new ConcurrentHashMap<>();
+    // null until a unit first goes to the overflow (OVERFLOW, compare-and-set); never replaced after that
+    private volatile Map<JobKey, V> overflow;
     private final Function<V, JobKey> keyOf;
     private final int slotStages;
     private final long segmentMask;
@@ -69,7 +84,8 @@ final class UnitSlots<V> {
 
     /** Diagnostic: how many values are in the overflow map now (none while every unit has a slot of its own). */
     int overflowCount() {
-        return overflow.size();
+        Map<JobKey, V> o = overflow;
+        return o == null ? 0 : o.size();
     }
 
     /**
@@ -80,12 +96,12 @@ final class UnitSlots<V> {
         JobKey key = keyOf.apply(value);
         int i = slot(key);
         if (i < 0) {
-            return overflow.putIfAbsent(key, value);
+            return overflow().putIfAbsent(key, value);
         }
         V there = slots.get(i);
         if (there == null) {
             // The unit may be in the overflow map from a time its slot was held by another unit.
-            V elsewhere = overflow.isEmpty() ? null : overflow.get(key);
+            V elsewhere = inOverflow(key);
             if (elsewhere != null) {
                 return elsewhere;
             }
@@ -97,7 +113,7 @@ final class UnitSlots<V> {
         if (there != null && keyOf.apply(there).equals(key)) {
             return there;
         }
-        return overflow.putIfAbsent(key, value);
+        return overflow().putIfAbsent(key, value);
     }
 
     /** The value of unit {@code key}, or null. */
@@ -115,7 +131,8 @@ final class UnitSlots<V> {
                 return there;
             }
         }
-        return overflow.isEmpty() ? null : overflow.get(new JobKey(segment, stage));
+        Map<JobKey, V> o = overflow;
+        return o == null || o.isEmpty() ? null : o.get(new JobKey(segment, stage));
     }
 
     /** Removes {@code value} (the same instance) if it is present; returns whether it was. */
@@ -125,7 +142,8 @@ final class UnitSlots<V> {
         if (i >= 0 && slots.get(i) == value && slots.compareAndSet(i, value, null)) {
             return true;
         }
-        return overflow.remove(key, value);
+        Map<JobKey, V> o = overflow;
+        return o != null && o.remove(key, value);
     }
 
     /** Gives every value present to {@code action}: a look at each slot, then the overflow map. */
@@ -136,7 +154,25 @@ final class UnitSlots<V> {
                 action.accept(there);
             }
         }
-        overflow.values().forEach(action);
+        Map<JobKey, V> o = overflow;
+        if (o != null) {
+            o.values().forEach(action);
+        }
+    }
+
+    private V inOverflow(JobKey key) {
+        Map<JobKey, V> o = overflow;
+        return o == null || o.isEmpty() ? null : o.get(key);
+    }
+
+    /** The overflow map, made now if no unit needed it before. */
+    private Map<JobKey, V> overflow() {
+        Map<JobKey, V> o = overflow;
+        if (o == null) {
+            OVERFLOW.compareAndSet(this, null, new ConcurrentHashMap<JobKey, V>());
+            o = overflow;
+        }
+        return o;
     }
 
     private int slot(JobKey key) {

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -212,5 +213,41 @@ class UnitSlotsTest {
         List<Job> left = new ArrayList<>();
         map.forEach(left::add);
         assertEquals(List.of(), left);
+    }
+
+    @Test
+    void twoUnitsThatOverflowFirstAtOnceShareOneOverflowMap() throws Exception {
+        // The overflow map is made by the first unit that needs it: two threads that need it at the same moment must
+        // both end up in the one that was kept. Fresh maps, many times, to meet that moment. Stage 64 has no slot.
+        for (int round = 0; round < 2_000; round++) {
+            UnitSlots<Job> map = slots(2, 65);
+            assertEquals(0, map.overflowCount(), "no overflow map before a unit needs one");
+            Job first = new Job(0, 64);
+            Job second = new Job(1, 64);
+            CyclicBarrier together = new CyclicBarrier(2);
+            List<Throwable> failures = new CopyOnWriteArrayList<>();
+            Thread other = Thread.ofPlatform().start(() -> putTogether(map, second, together, failures));
+            putTogether(map, first, together, failures);
+            other.join(TimeUnit.SECONDS.toMillis(10));
+            assertFalse(other.isAlive(), "the other thread did not end in time");
+            assertEquals(List.of(), failures, "round " + round);
+            assertSame(first, map.get(0, 64), "round " + round + ": a unit was lost");
+            assertSame(second, map.get(1, 64), "round " + round + ": a unit was lost");
+            assertEquals(2, map.overflowCount(), "round " + round);
+        }
+    }
+
+    private static void putTogether(UnitSlots<Job> map, Job job, CyclicBarrier together, List<Throwable> failures) {
+        try {
+            together.await(10, TimeUnit.SECONDS);
+            if (map.putIfAbsent(job) != null) {
+                failures.add(new AssertionError(job + " had a value it never put"));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            failures.add(e);
+        } catch (Exception e) {
+            failures.add(e);
+        }
     }
 }
