@@ -29,15 +29,8 @@ class JobRunnerHandleTest {
     private static final JobKey UNIT = new JobKey(3, 0);
     private static final EngineConfig CONFIG = EngineConfig.builder().refusedDelay(Duration.ofMillis(2))
             .failureDelay(Duration.ofMillis(20)).build();
-    private static final Tier2Call FINISHES_AT_ONCE = new Tier2Call() {
-        @Override
-        public void await() {
-        }
-
-        @Override
-        public void close() {
-        }
-    };
+    // Tier2Call's one abstract method is await: a call that has finished by the time it is awaited.
+    private static final Tier2Call FINISHES_AT_ONCE = () -> { };
 
     private final RunningJobs running = new RunningJobs(16, 4);
     private final AtomicInteger dials = new AtomicInteger();
