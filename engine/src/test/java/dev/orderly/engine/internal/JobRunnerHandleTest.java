@@ -9,7 +9,11 @@ import dev.orderly.api.RequestListener;
 import dev.orderly.api.Tier2Call;
 import dev.orderly.api.Tier2Client;
 import dev.orderly.api.Tier2Exception;
+import dev.orderly.engine.DialGate;
+import dev.orderly.engine.LaunchQueue;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -42,8 +46,12 @@ class JobRunnerHandleTest {
     }
 
     private JobRunner runner(Tier2Client tier2, Predicate<JobKey> needed) {
-        return new JobRunner("r-handle", tier2, new DelayGate(CONFIG), CONFIG, new RequestCounters(),
-                RequestListener.NONE, needed, new StallWatch("r-handle", Duration.ofSeconds(30)), () -> 3);
+        return runner(new DelayGate(CONFIG), tier2, needed);
+    }
+
+    private JobRunner runner(DialGate gate, Tier2Client tier2, Predicate<JobKey> needed) {
+        return new JobRunner("r-handle", tier2, gate, CONFIG, new RequestCounters(), RequestListener.NONE, needed,
+                new StallWatch("r-handle", Duration.ofSeconds(30)), () -> 3);
     }
 
     private JobRunner.Outcome run(JobRunner runner) throws Exception {
@@ -126,5 +134,23 @@ class JobRunnerHandleTest {
 
         assertEquals(JobRunner.Outcome.WITHDRAWN, run(runner));
         assertEquals(1, dials.get());
+    }
+
+    @Test
+    void aJobWithdrawnWhileItsDialIsRefusedTakesNoPlaceInTheLaunchQueue() throws Exception {
+        // It gives its worker up at once: a refused job that is still wanted takes a place (the listener hears it
+        // queued), a withdrawn one does not.
+        List<JobKey> joined = new CopyOnWriteArrayList<>();
+        LaunchQueue queue = new LaunchQueue(16, CONFIG, joined::add);
+        JobRunner runner = runner(queue, job -> {
+            dials.incrementAndGet();
+            running.withdraw(UNIT);
+            throw Tier2Exception.refused("full");
+        }, key -> true);
+
+        assertEquals(JobRunner.Outcome.WITHDRAWN, run(runner));
+        assertEquals(1, dials.get());
+        assertEquals(List.of(), joined, "the withdrawn job joined the launch queue");
+        assertEquals(0, queue.size());
     }
 }
