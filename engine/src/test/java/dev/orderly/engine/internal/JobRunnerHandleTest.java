@@ -71,6 +71,15 @@ class JobRunnerHandleTest {
         };
     }
 
+    /** A tier2 that, while it has the dial, sees the job withdrawn (its worker given up to the re-run), then refuses. */
+    private Tier2Client withdrawnThenRefused() {
+        return job -> {
+            dials.incrementAndGet();
+            running.withdraw(UNIT);
+            throw Tier2Exception.refused("full");
+        };
+    }
+
     @Test
     void aJobCancelledJustBeforeItsDialIsAbandoned() throws Exception {
         AtomicReference<Boolean> first = new AtomicReference<>(true);
@@ -126,11 +135,7 @@ class JobRunnerHandleTest {
 
     @Test
     void aJobWithdrawnWhileItsDialIsRefusedIsWithdrawnWithoutDialingAgain() throws Exception {
-        JobRunner runner = runner(job -> {
-            dials.incrementAndGet();
-            running.withdraw(UNIT);
-            throw Tier2Exception.refused("full");
-        }, key -> true);
+        JobRunner runner = runner(withdrawnThenRefused(), key -> true);
 
         assertEquals(JobRunner.Outcome.WITHDRAWN, run(runner));
         assertEquals(1, dials.get());
@@ -142,11 +147,7 @@ class JobRunnerHandleTest {
         // queued), a withdrawn one does not.
         List<JobKey> joined = new CopyOnWriteArrayList<>();
         LaunchQueue queue = new LaunchQueue(16, CONFIG, joined::add);
-        JobRunner runner = runner(queue, job -> {
-            dials.incrementAndGet();
-            running.withdraw(UNIT);
-            throw Tier2Exception.refused("full");
-        }, key -> true);
+        JobRunner runner = runner(queue, withdrawnThenRefused(), key -> true);
 
         assertEquals(JobRunner.Outcome.WITHDRAWN, run(runner));
         assertEquals(1, dials.get());

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.orderly.api.EngineConfig;
 import dev.orderly.api.JobKey;
 import dev.orderly.api.RequestListener;
-import dev.orderly.api.Tier2Call;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -32,8 +31,7 @@ class JobRunnerMdcTest {
         AtomicReference<Map<String, String>> duringTheDial = new AtomicReference<>();
         JobRunner runner = new JobRunner("r-mdc", job -> {
             duringTheDial.set(MDC.getCopyOfContextMap());
-            Tier2Call finishesAtOnce = () -> { };
-            return finishesAtOnce;
+            return () -> { }; // a Tier2Call that has finished by the time it is awaited
         }, new DelayGate(CONFIG), CONFIG, new RequestCounters(), RequestListener.NONE, key -> true,
                 new StallWatch("r-mdc", Duration.ofSeconds(30)), () -> 7);
         RunningJobs running = new RunningJobs(16, 4);
