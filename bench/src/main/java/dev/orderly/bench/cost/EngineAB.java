@@ -20,7 +20,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * reversed every round, after warm-up rounds until the JIT is quiet ({@link WarmUp}). Prints each engine's medians
  * and, for each engine after the first, the median of its per-round CPU ratio to the first. With {@code
  * --requests=N} (N above 1) the run timed is {@link Runs#manyRequests} instead: N requests of the plan at once, each
- * on its own virtual thread, and the figures are the wall time, the peak used heap and the bytes allocated.
+ * on its own virtual thread, and the figures are the wall time, the peak used heap and the bytes allocated. With
+ * {@code --recording=true} each timed one-request run has a JFR recording going (the stock {@code default} profile,
+ * Orderly's events on, as in EngineCost's {@code jfr} scenario): for changes to the engine's JFR path.
  *
  * <p>Why one JVM: the JVMs of two separate runs differ by more than a change of a few per cent (JIT decisions, the
  * machine's load when each ran); rounds interleaved in one JVM see the same machine. Each loader has its own copy of
@@ -29,7 +31,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * <pre>
  * java --enable-preview -Dorderly.scope=structured -cp &lt;bench class path&gt; dev.orderly.bench.cost.EngineAB \
  *     [--rounds=16] [--warmup=4] [--segments=300000] [--stages=1] [--workers=100] [--refusals=0] \
- *     [--virtual-caller=false] [--requests=1] before/engine/target/classes after/engine/target/classes
+ *     [--virtual-caller=false] [--requests=1] [--recording=false] before/engine/target/classes after/engine/target/classes
  * </pre>
  *
  * Exit code 0 when every run delivered every segment in order, 1 otherwise, 2 for a bad argument.
@@ -48,7 +50,8 @@ public final class EngineAB {
         } catch (IllegalArgumentException e) {
             System.err.println("EngineAB: " + e.getMessage());
             System.err.println("usage: EngineAB [--rounds=N] [--warmup=N] [--segments=N] [--stages=N] [--workers=N]"
-                    + " [--refusals=P] [--virtual-caller=true|false] [--requests=N] <engine classes dir>"
+                    + " [--refusals=P] [--virtual-caller=true|false] [--requests=N] [--recording=true|false]"
+                    + " <engine classes dir>"
                     + " <engine classes dir>...");
             System.exit(2);
             return;
@@ -71,12 +74,15 @@ public final class EngineAB {
         int n = o.engines.size();
         Build[] builds = Build.loadAll(o, false);
         System.out.printf(Locale.ROOT, "JDK %s, %d CPU(s), orderly.scope=%s; %d rounds (after at least %d warm-up)"
-                + " of %,d segments, %d stage(s), %d workers, refusals %.2f, caller on a %s thread; load %s%n",
+                + " of %,d segments, %d stage(s), %d workers, refusals %.2f, caller on a %s thread%s; load %s%n",
                 Runtime.version(), Runtime.getRuntime().availableProcessors(),
                 System.getProperty("orderly.scope", "auto"), o.rounds, o.warmup, o.segments, o.stages, o.workers,
-                o.refusals, o.virtualCaller ? "virtual" : "platform", LoadAverage.now());
+                o.refusals, o.virtualCaller ? "virtual" : "platform",
+                o.recording ? ", a JFR recording with Orderly's events on" : "", LoadAverage.now());
         // Runs.oneRequest's figures: rate, dials per segment, CPU, allocation.
-        double[][][] figures = interleaved(o, builds, build -> build.oneRequest(o));
+        double[][][] figures = interleaved(o, builds, build -> o.recording
+                ? Jfr.recording(Jfr.ORDERLY_EVENTS, () -> build.oneRequest(o)).run()
+                : build.oneRequest(o));
         double[][] rate = figures[0];
         double[][] cpu = figures[2];
         double[][] allocated = figures[3];
@@ -160,7 +166,7 @@ public final class EngineAB {
     /** One timed run of a build; its figures. */
     @FunctionalInterface
     private interface Timed {
-        double[] run(Build build) throws ReflectiveOperationException;
+        double[] run(Build build) throws Exception;
     }
 
     /**
@@ -288,7 +294,7 @@ public final class EngineAB {
 
     /** The command line, validated: each bad value is named. */
     private record Options(int rounds, int warmup, long segments, int stages, int workers, double refusals,
-            boolean virtualCaller, int requests, List<Path> engines) {
+            boolean virtualCaller, int requests, boolean recording, List<Path> engines) {
 
         static Options parse(String[] args) {
             int rounds = 16;
@@ -299,6 +305,7 @@ public final class EngineAB {
             double refusals = 0;
             boolean virtualCaller = false;
             int requests = 1;
+            boolean recording = false;
             List<Path> engines = new ArrayList<>();
             for (String arg : args) {
                 if (!arg.startsWith("--")) {
@@ -333,22 +340,28 @@ public final class EngineAB {
                             throw new IllegalArgumentException("--refusals must be in [0, 1), was '" + value + "'");
                         }
                     }
-                    case "virtual-caller" -> {
-                        if (!value.equals("true") && !value.equals("false")) {
-                            throw new IllegalArgumentException("--virtual-caller must be true or false, was '"
-                                    + value + "'");
-                        }
-                        virtualCaller = Boolean.parseBoolean(value);
-                    }
+                    case "virtual-caller" -> virtualCaller = bool(name, value);
+                    case "recording" -> recording = bool(name, value);
                     default -> throw new IllegalArgumentException("unknown option --" + name);
                 }
+            }
+            if (recording && requests > 1) {
+                throw new IllegalArgumentException("--recording=true times one request; it does not go with"
+                        + " --requests=" + requests);
             }
             if (engines.size() < 2) {
                 throw new IllegalArgumentException("name at least two engine classes directories, named "
                         + engines.size());
             }
             return new Options(rounds, warmup, segments, stages, workers, refusals, virtualCaller, requests,
-                    List.copyOf(engines));
+                    recording, List.copyOf(engines));
+        }
+
+        private static boolean bool(String name, String value) {
+            if (!value.equals("true") && !value.equals("false")) {
+                throw new IllegalArgumentException("--" + name + " must be true or false, was '" + value + "'");
+            }
+            return Boolean.parseBoolean(value);
         }
 
         private static long whole(String name, String value, long min, long max) {

@@ -25,7 +25,8 @@ import java.util.Map;
  * virtual thread), {@code refusals} (one stage, half the dials refused at random, both sides redialling at once:
  * the engine with {@code refusedDelay} 0), {@code small-requests} ({@code small-requests} requests at once of
  * {@code small-segments} segments on {@code small-workers} workers: wall time and heap), {@code jfr} (one stage with
- * a JFR recording running, Orderly's events on and off) and {@code ten-million} ({@code long-segments} segments, one
+ * a JFR recording running, Orderly's events on and off, and the hand-written executor recording the same events per
+ * job: the floor of the "events on" figure) and {@code ten-million} ({@code long-segments} segments, one
  * stage: the rate, and the live heap at every {@code checkpoint} segments).
  *
  * <p>The request scope is chosen once per JVM (system property {@code orderly.scope}). This JVM measures the scope
@@ -195,24 +196,32 @@ public final class EngineCost {
             results.add(c.run(intOption("warmup"), rounds));
         }
         if (picked("jfr")) {
+            Runs.Runner handWithEvents = Runs.handWrittenWithEvents();
             Comparison.Side plain = () -> Runs.oneRequest(orderly, oneStage, 0, false);
             Comparison.Side plainHand = () -> Runs.oneRequest(hand, oneStage, 0, false);
+            Comparison.Side handEvents = () -> Runs.oneRequest(handWithEvents, oneStage, 0, false);
             Comparison c = new Comparison("1 stage, with and without a JFR recording (stock 'default' profile)", rate,
                     dials, cpu, ALLOCATED);
             int none = c.side("Orderly, no recording", plain);
-            int on = c.side("Orderly, recording, Orderly events on", Jfr.recording(true, plain));
-            int off = c.side("Orderly, recording, Orderly events off", Jfr.recording(false, plain));
+            int on = c.side("Orderly, recording, Orderly events on", Jfr.recording(Jfr.ORDERLY_EVENTS, plain));
+            int off = c.side("Orderly, recording, Orderly events off", Jfr.recording(List.of(), plain));
             int handNone = c.side("hand-written, no recording", plainHand);
-            int handOn = c.side("hand-written, recording", Jfr.recording(false, plainHand));
+            int handOn = c.side("hand-written, recording", Jfr.recording(List.of(), plainHand));
+            // The floor of "events on": the hand-written executor recording the same three events per job.
+            int handEventsOn = c.side("hand-written, recording, the same events on",
+                    Jfr.recording(HandWrittenEvents.NAMES, handEvents));
             c.ratio("Orderly events on / no recording", on, none, 0);
             c.ratio("Orderly events off / no recording", off, none, 0);
             c.ratio("Orderly events on / events off", on, off, 0);
             c.ratio("hand-written recording / no recording", handOn, handNone, 0);
+            c.ratio("hand-written, the same events on / no recording", handEventsOn, handNone, 0);
             c.ratio("Orderly/hand-written, no recording", none, handNone, 0);
+            c.ratio("Orderly/hand-written, both recording their events", on, handEventsOn, 0);
             // The same by CPU per segment, inverted so that it reads like the rate ratios (1 = no cost).
             c.ratio("CPU: no recording / Orderly events on", none, on, 2);
             c.ratio("CPU: no recording / Orderly events off", none, off, 2);
             c.ratio("CPU: hand-written no recording / recording", handNone, handOn, 2);
+            c.ratio("CPU: hand-written no recording / the same events on", handNone, handEventsOn, 2);
             results.add(c.run(intOption("warmup"), rounds));
         }
         if (picked("ten-million")) {

@@ -8,6 +8,7 @@ import dev.orderly.api.SegmentConsumer;
 import dev.orderly.api.Tier2Call;
 import dev.orderly.api.Tier2Client;
 import dev.orderly.api.Tier2Exception;
+import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -33,7 +34,8 @@ import java.util.concurrent.Semaphore;
  * </ul>
  *
  * A failed segment cancels the rest ({@code shutdownNow}) and is thrown from {@link #run}. Stateless; one call of
- * {@link #run} per request, on the caller's thread.
+ * {@link #run} per request, on the caller's thread. Asked to, it records the engine's three per-job JFR events as the
+ * engine does ({@link HandWrittenEvents}): the floor of what recording them costs.
  */
 final class HandWrittenExecutor {
 
@@ -43,6 +45,15 @@ final class HandWrittenExecutor {
     /** Runs every segment of {@code plan} and hands each output to {@code client}, in order. */
     static void run(String requestId, RequestPlan plan, Tier2Client tier2, OutputStore outputs,
             SegmentConsumer client) throws Exception {
+        run(requestId, plan, tier2, outputs, client, false);
+    }
+
+    /**
+     * As {@link #run(String, RequestPlan, Tier2Client, OutputStore, SegmentConsumer)}; with {@code events}, each dial,
+     * each admitted job's run and each delivery is a {@link HandWrittenEvents} event, made when its type is enabled.
+     */
+    static void run(String requestId, RequestPlan plan, Tier2Client tier2, OutputStore outputs,
+            SegmentConsumer client, boolean events) throws Exception {
         int ring = 2 * plan.workers();
         Semaphore workers = new Semaphore(plan.workers());
         Future<?>[] futures = new Future<?>[ring];
@@ -53,12 +64,17 @@ final class HandWrittenExecutor {
             before[k] = CompletableFuture.completedFuture(null);
         }
         ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
+        HandWrittenEvents.SegmentDelivered delivery = events ? HandWrittenEvents.deliveryBegun() : null;
         try {
             long start = plan.startSegment();
             for (long segment = start; segment < plan.endSegment(); segment++) {
                 int slot = (int) ((segment - start) % ring);
                 if (futures[slot] != null) {
                     deliver(segment - ring, futures[slot], outputs, client);
+                    if (events) {
+                        HandWrittenEvents.delivered(delivery, requestId, segment - ring);
+                        delivery = HandWrittenEvents.deliveryBegun();
+                    }
                 }
                 CompletableFuture<?>[] waitFor = before;
                 CompletableFuture<?>[] mine = new CompletableFuture<?>[links];
@@ -70,7 +86,7 @@ final class HandWrittenExecutor {
                 workers.acquire();
                 futures[slot] = executor.submit(() -> {
                     try {
-                        runSegment(requestId, s, plan.stages(), tier2, waitFor, mine);
+                        runSegment(requestId, s, plan.stages(), tier2, waitFor, mine, events);
                         return null;
                     } finally {
                         workers.release();
@@ -79,6 +95,10 @@ final class HandWrittenExecutor {
             }
             for (long segment = Math.max(start, plan.endSegment() - ring); segment < plan.endSegment(); segment++) {
                 deliver(segment, futures[(int) ((segment - start) % ring)], outputs, client);
+                if (events) {
+                    HandWrittenEvents.delivered(delivery, requestId, segment);
+                    delivery = HandWrittenEvents.deliveryBegun();
+                }
             }
         } catch (Exception | Error e) {
             executor.shutdownNow();
@@ -89,10 +109,15 @@ final class HandWrittenExecutor {
     }
 
     private static void runSegment(String requestId, long segment, int stages, Tier2Client tier2,
-            CompletableFuture<?>[] waitFor, CompletableFuture<?>[] mine) throws Exception {
+            CompletableFuture<?>[] waitFor, CompletableFuture<?>[] mine, boolean events) throws Exception {
         try {
             for (int stage = 0; stage < stages; stage++) {
-                runJob(new JobKey(segment, stage), requestId, tier2);
+                JobKey key = new JobKey(segment, stage);
+                if (events) {
+                    runJobRecorded(key, requestId, tier2);
+                } else {
+                    runJob(key, requestId, tier2);
+                }
                 if (stage < stages - 1) {
                     waitFor[stage].get();
                     mine[stage].complete(null);
@@ -122,6 +147,37 @@ final class HandWrittenExecutor {
                 return;
             }
         }
+    }
+
+    /** {@link #runJob} with a {@link HandWrittenEvents} event for each dial and for the admitted job's run. */
+    private static void runJobRecorded(JobKey key, String requestId, Tier2Client tier2) throws Exception {
+        for (int attempt = 1; ; attempt++) {
+            HandWrittenEvents.Dial dial = HandWrittenEvents.dialBegun();
+            Tier2Call call;
+            try {
+                call = tier2.dial(new Job(requestId, key, attempt));
+            } catch (Tier2Exception e) {
+                HandWrittenEvents.dialEnded(dial, requestId, key, attempt, outcome(e), String.valueOf(e.getMessage()));
+                if (e.neverRan()) {
+                    continue;
+                }
+                throw e;
+            }
+            HandWrittenEvents.dialEnded(dial, requestId, key, attempt, "admitted", "");
+            HandWrittenEvents.JobRun run = HandWrittenEvents.runBegun();
+            try (call) {
+                call.await();
+            } catch (Tier2Exception e) {
+                HandWrittenEvents.runEnded(run, requestId, key, attempt, outcome(e), String.valueOf(e.getMessage()));
+                throw e;
+            }
+            HandWrittenEvents.runEnded(run, requestId, key, attempt, "done", "");
+            return;
+        }
+    }
+
+    private static String outcome(Tier2Exception e) {
+        return e.kind().name().toLowerCase(Locale.ROOT);
     }
 
     private static void deliver(long segment, Future<?> done, OutputStore outputs, SegmentConsumer client)

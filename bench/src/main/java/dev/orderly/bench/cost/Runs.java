@@ -55,6 +55,14 @@ final class Runs {
         };
     }
 
+    /** The hand-written executor making the engine's per-job JFR events ({@link HandWrittenEvents}). */
+    static Runner handWrittenWithEvents() {
+        return (id, plan, tier2, outputs, client) -> {
+            HandWrittenExecutor.run(id, plan, tier2, outputs, client, true);
+            return -1;
+        };
+    }
+
     private Runs() {
     }
 

@@ -11,14 +11,21 @@ import dev.orderly.api.Tier2Client;
 import dev.orderly.api.Tier2Exception;
 import dev.orderly.bench.scale.CheckingConsumer;
 import dev.orderly.engine.InMemoryOutputStore;
+import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.stream.LongStream;
+import jdk.jfr.Recording;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordingFile;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The baseline does the job it is timed for: every segment delivered once, in order, with its own output; no more
@@ -94,6 +101,57 @@ class HandWrittenExecutorTest {
         IllegalStateException e = assertThrows(IllegalStateException.class,
                 () -> HandWrittenExecutor.run("t", plan, failing, outputs, new CheckingConsumer(0, outputs)));
         assertTrue(e.getMessage().contains("segment 100"), e.getMessage());
+    }
+
+    @Test
+    void withEventsItRecordsADialPerDialARunPerJobAndADeliveryPerSegmentInOrder(@TempDir Path dir) throws Exception {
+        RequestPlan plan = new RequestPlan(10, 410, 2, 5);
+        InMemoryOutputStore outputs = new InMemoryOutputStore();
+        InstantTier2 tier2 = new InstantTier2(plan.lastStage(), outputs, 0.3);
+        CheckingConsumer client = new CheckingConsumer(plan.startSegment(), outputs);
+        Path file = dir.resolve("events.jfr");
+
+        try (Recording recording = new Recording()) {
+            for (String event : HandWrittenEvents.NAMES) {
+                recording.enable(event).withoutThreshold();
+            }
+            recording.start();
+            HandWrittenExecutor.run("t", plan, tier2, outputs, client, true);
+            recording.stop();
+            recording.dump(file);
+        }
+
+        List<RecordedEvent> events = RecordingFile.readAllEvents(file);
+        List<RecordedEvent> dials = ofType(events, "dev.orderly.bench.Dial");
+        List<RecordedEvent> runs = ofType(events, "dev.orderly.bench.JobRun");
+        List<Long> delivered = ofType(events, "dev.orderly.bench.SegmentDelivered").stream()
+                .sorted(Comparator.comparing(RecordedEvent::getEndTime)).map(e -> e.getLong("segment")).toList();
+        long jobs = plan.segmentCount() * plan.stages();
+        assertEquals(tier2.dials(), dials.size(), "one Dial per dial");
+        assertEquals(jobs, dials.stream().filter(e -> e.getString("outcome").equals("admitted")).count());
+        assertEquals(tier2.dials() - jobs,
+                dials.stream().filter(e -> e.getString("outcome").equals("refused")).count(), "the rest refused");
+        assertEquals(jobs, runs.size(), "one JobRun per job");
+        assertTrue(runs.stream().allMatch(e -> e.getString("outcome").equals("done") && e.getString("requestId")
+                .equals("t")), "every run done, of request t");
+        assertEquals(LongStream.range(plan.startSegment(), plan.endSegment()).boxed().toList(), delivered,
+                "one SegmentDelivered per segment, in order");
+    }
+
+    @Test
+    void withEventsButNoRecordingItRunsAsWithout() throws Exception {
+        RequestPlan plan = new RequestPlan(0, 300, 2, 4);
+        InMemoryOutputStore outputs = new InMemoryOutputStore();
+        CheckingConsumer client = new CheckingConsumer(plan.startSegment(), outputs);
+
+        HandWrittenExecutor.run("t", plan, new InstantTier2(plan.lastStage(), outputs, 0.5), outputs, client, true);
+
+        assertEquals(plan.segmentCount(), client.delivered());
+        assertEquals(0, outputs.size(), "every output read and deleted");
+    }
+
+    private static List<RecordedEvent> ofType(List<RecordedEvent> events, String type) {
+        return events.stream().filter(e -> e.getEventType().getName().equals(type)).toList();
     }
 
     /** Moves stage {@code stage}'s count of done segments past every segment done without a gap. */
