@@ -4,6 +4,7 @@ import jdk.jfr.Category;
 import jdk.jfr.Description;
 import jdk.jfr.Label;
 import jdk.jfr.Name;
+import jdk.jfr.Registered;
 import jdk.jfr.StackTrace;
 
 /** One dial: from handing the job to a tier2 to its answer. */
@@ -12,6 +13,7 @@ import jdk.jfr.StackTrace;
 @Category("Orderly")
 @Description("One attempt to hand a job to a tier2, and how it came out")
 @StackTrace(false)
+@Registered(false)
 final class DialEvent extends jdk.jfr.Event {
 
     @Label("Request")

@@ -8,11 +8,14 @@ import dev.orderly.api.RequestResult;
 import dev.orderly.api.Tier2Exception;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 import jdk.jfr.Event;
+import jdk.jfr.FlightRecorder;
+import jdk.jfr.FlightRecorderListener;
 
 /**
  * Turns one request's listener events into JFR events ({@code dev.orderly.LaunchWait}, {@code dev.orderly.Dial},
@@ -21,7 +24,8 @@ import jdk.jfr.Event;
  * <p>The JFR events are derived from the listener events rather than hooked into the launch queue, so the queue's
  * no-queue path carries no JFR code at all. An event is begun at the listener event that opens it (a join, a dial, an
  * admission) only when its type is enabled in a running recording, and kept per unit until the listener event that
- * closes it; with no recording running nothing is allocated, kept or committed. An event still open when the request
+ * closes it; with no recording running nothing is allocated, kept or committed, and until JFR is set up in the JVM the
+ * event types are not even registered. An event still open when the request
  * ends (its thread was interrupted in a dial or a run) is committed with the outcome {@code cancelled}.
  *
  * <p>Thread-safe. The open events of a unit live in one {@link Open} holder in a concurrent map keyed by unit,
@@ -49,6 +53,20 @@ public final class JfrListener implements RequestListener {
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
+        // The event types are registered when JFR is set up (at once if it is), not when their classes are first
+        // initialized: the first registration sets up JFR's metadata (about 150 ms on a 2-vCPU EPYC), which a JVM
+        // that never records would pay at its first request for nothing. Until then an event is made and found
+        // disabled, as with no recording running. A recording started later, from jcmd or in code, sets JFR up and
+        // gets the events of the requests already running too.
+        FlightRecorder.addListener(new FlightRecorderListener() {
+            @Override
+            public void recorderInitialized(FlightRecorder recorder) {
+                for (Class<? extends Event> type : List.of(LaunchWaitEvent.class, DialEvent.class, JobRunEvent.class,
+                        SegmentDeliveredEvent.class)) {
+                    FlightRecorder.register(type);
+                }
+            }
+        });
     }
 
     private final String requestId;

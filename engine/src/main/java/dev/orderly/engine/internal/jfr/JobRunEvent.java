@@ -4,6 +4,7 @@ import jdk.jfr.Category;
 import jdk.jfr.Description;
 import jdk.jfr.Label;
 import jdk.jfr.Name;
+import jdk.jfr.Registered;
 import jdk.jfr.StackTrace;
 
 /** One admitted job on its tier2: from admission to its end. */
@@ -12,6 +13,7 @@ import jdk.jfr.StackTrace;
 @Category("Orderly")
 @Description("An admitted job running on a tier2, from admission to its end")
 @StackTrace(false)
+@Registered(false)
 final class JobRunEvent extends jdk.jfr.Event {
 
     @Label("Request")

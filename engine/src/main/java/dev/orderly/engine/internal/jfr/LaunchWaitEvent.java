@@ -4,6 +4,7 @@ import jdk.jfr.Category;
 import jdk.jfr.Description;
 import jdk.jfr.Label;
 import jdk.jfr.Name;
+import jdk.jfr.Registered;
 import jdk.jfr.StackTrace;
 
 /**
@@ -15,6 +16,7 @@ import jdk.jfr.StackTrace;
 @Category("Orderly")
 @Description("A job's wait for its turn to dial, from joining the launch queue (or being sent back to it) to its turn")
 @StackTrace(false)
+@Registered(false)
 final class LaunchWaitEvent extends jdk.jfr.Event {
 
     @Label("Request")

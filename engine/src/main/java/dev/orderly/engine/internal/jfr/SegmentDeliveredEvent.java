@@ -4,6 +4,7 @@ import jdk.jfr.Category;
 import jdk.jfr.Description;
 import jdk.jfr.Label;
 import jdk.jfr.Name;
+import jdk.jfr.Registered;
 import jdk.jfr.StackTrace;
 
 /**
@@ -15,6 +16,7 @@ import jdk.jfr.StackTrace;
 @Category("Orderly")
 @Description("A segment handed to the client; the duration runs from the previous delivery (or the request's start)")
 @StackTrace(false)
+@Registered(false)
 final class SegmentDeliveredEvent extends jdk.jfr.Event {
 
     @Label("Request")
