@@ -26,30 +26,42 @@ final class HandWrittenEvents {
     private HandWrittenEvents() {
     }
 
-    @Name("dev.orderly.bench.Dial")
-    @Label("Dial (hand-written)")
-    @Category("Orderly bench")
-    @StackTrace(false)
-    static final class Dial extends Event {
+    /** A dial's or a run's fields, as the engine's events have them, and its end. */
+    abstract static class JobEvent extends Event {
         String requestId;
         long segment;
         int stage;
         int attempt;
         String outcome;
         String message;
+
+        /** Ends and, if it passes the recording's settings, commits this event. */
+        final void ended(String requestId, JobKey key, int attempt, String outcome, String message) {
+            end();
+            if (shouldCommit()) {
+                this.requestId = requestId;
+                this.segment = key.segment();
+                this.stage = key.stage();
+                this.attempt = attempt;
+                this.outcome = outcome;
+                this.message = message;
+                commit();
+            }
+        }
+    }
+
+    @Name("dev.orderly.bench.Dial")
+    @Label("Dial (hand-written)")
+    @Category("Orderly bench")
+    @StackTrace(false)
+    static final class Dial extends JobEvent {
     }
 
     @Name("dev.orderly.bench.JobRun")
     @Label("Job Run (hand-written)")
     @Category("Orderly bench")
     @StackTrace(false)
-    static final class JobRun extends Event {
-        String requestId;
-        long segment;
-        int stage;
-        int attempt;
-        String outcome;
-        String message;
+    static final class JobRun extends JobEvent {
     }
 
     @Name("dev.orderly.bench.SegmentDelivered")
@@ -73,18 +85,8 @@ final class HandWrittenEvents {
 
     /** Ends and, if it passes the recording's settings, commits {@code dial} (null: nothing). */
     static void dialEnded(Dial dial, String requestId, JobKey key, int attempt, String outcome, String message) {
-        if (dial == null) {
-            return;
-        }
-        dial.end();
-        if (dial.shouldCommit()) {
-            dial.requestId = requestId;
-            dial.segment = key.segment();
-            dial.stage = key.stage();
-            dial.attempt = attempt;
-            dial.outcome = outcome;
-            dial.message = message;
-            dial.commit();
+        if (dial != null) {
+            dial.ended(requestId, key, attempt, outcome, message);
         }
     }
 
@@ -100,18 +102,8 @@ final class HandWrittenEvents {
 
     /** Ends and, if it passes the recording's settings, commits {@code run} (null: nothing). */
     static void runEnded(JobRun run, String requestId, JobKey key, int attempt, String outcome, String message) {
-        if (run == null) {
-            return;
-        }
-        run.end();
-        if (run.shouldCommit()) {
-            run.requestId = requestId;
-            run.segment = key.segment();
-            run.stage = key.stage();
-            run.attempt = attempt;
-            run.outcome = outcome;
-            run.message = message;
-            run.commit();
+        if (run != null) {
+            run.ended(requestId, key, attempt, outcome, message);
         }
     }
 
