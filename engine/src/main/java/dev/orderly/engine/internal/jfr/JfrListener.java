@@ -25,8 +25,8 @@ import jdk.jfr.FlightRecorderListener;
  * no-queue path carries no JFR code at all. An event is begun at the listener event that opens it (a join, a dial, an
  * admission) only when its type is enabled in a running recording, and kept per unit until the listener event that
  * closes it; with no recording running nothing is allocated, kept or committed, and until JFR is set up in the JVM the
- * event types are not even registered. An event still open when the request
- * ends (its thread was interrupted in a dial or a run) is committed with the outcome {@code cancelled}.
+ * event types are not even registered. An event still open when the request ends (its thread was interrupted in a
+ * dial or a run) is committed with the outcome {@code cancelled}.
  *
  * <p>Thread-safe. The open events of a unit live in one {@link Open} holder in a concurrent map keyed by unit,
  * there from the first event that opens until the last one closes: one map entry per job, however many events it
