@@ -93,7 +93,14 @@ public final class FirstRequest {
         for (int round = 0; round < jvms; round++) {
             for (int b = 0; b < names.size(); b++) {
                 List<String> path = builds.isEmpty() ? classPath : prepend(builds.get(b), withoutEngine);
-                double[] times = child(path);
+                double[] times;
+                try {
+                    times = child(path);
+                } catch (ChildFailed e) {
+                    System.err.println("FirstRequest: " + e.getMessage());
+                    System.exit(1);
+                    return;
+                }
                 firsts[b][round] = times[0];
                 seconds[b][round] = times[1];
                 System.out.printf(Locale.ROOT, "  JVM %d, %s: first request %.1f ms, second %.1f ms%n", round + 1,
@@ -129,19 +136,25 @@ public final class FirstRequest {
                 Child.class.getName()).redirectErrorStream(true).redirectOutput(output.toFile()).start();
         try {
             if (!child.waitFor(CHILD_SECONDS, TimeUnit.SECONDS)) {
-                throw new IllegalStateException("a child JVM did not end within " + CHILD_SECONDS + " s");
+                throw new ChildFailed("a child JVM did not end within " + CHILD_SECONDS + " s");
             }
             String text = Files.readString(output, StandardCharsets.UTF_8);
             String[] fields = text.strip().split("\\s+");
             if (child.exitValue() != 0 || fields.length != 4 || !fields[0].equals("first")) {
-                System.err.println("FirstRequest: a child JVM failed (exit " + child.exitValue() + "):\n" + text);
-                System.exit(1);
+                throw new ChildFailed("a child JVM failed (exit " + child.exitValue() + "):\n" + text);
             }
             return new double[] {Double.parseDouble(fields[1]), Double.parseDouble(fields[3])};
         } finally {
             child.destroyForcibly();
             child.waitFor(10, TimeUnit.SECONDS);
             Files.deleteIfExists(output);
+        }
+    }
+
+    /** A child JVM that did not deliver both requests; its output is in the message. */
+    private static final class ChildFailed extends IllegalStateException {
+        ChildFailed(String message) {
+            super(message);
         }
     }
 
