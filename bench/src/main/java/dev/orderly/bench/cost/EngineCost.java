@@ -33,7 +33,8 @@ import java.util.Map;
  * it was started with; unless {@code --other-scope=false}, it then starts a second JVM with {@code
  * -Dorderly.scope=threads} (and without {@code --enable-preview}) for {@code one-stage}, {@code two-stages}, {@code
  * virtual-caller} and {@code small-requests}. {@code --engine-only=true} runs the engine's side of the two-sided
- * scenarios only (for a profile of the engine alone); at least {@code --warmup} rounds are run before the measured
+ * scenarios only (for a profile of the engine alone), {@code --hand-written-only=true} their hand-written side only (to
+ * see what the engine's presence in the JVM does to the baseline); at least {@code --warmup} rounds are run before the measured
  * ones, and more until the JIT is quiet ({@link WarmUp}). Exit code 0 when every run delivered every segment in
  * order, 1 otherwise, 2 for a bad argument.
  */
@@ -61,6 +62,7 @@ public final class EngineCost {
         DEFAULTS.put("only", String.join(",", SCENARIOS));
         DEFAULTS.put("other-scope", "true");
         DEFAULTS.put("engine-only", "false");
+        DEFAULTS.put("hand-written-only", "false");
     }
 
     private final Map<String, String> options;
@@ -79,6 +81,11 @@ public final class EngineCost {
         } catch (IllegalArgumentException e) {
             System.err.println("EngineCost: " + e.getMessage());
             System.err.println("usage: EngineCost [--name=value ...], names and defaults: " + DEFAULTS);
+            System.exit(2);
+        }
+        if (Boolean.parseBoolean(options.get("engine-only"))
+                && Boolean.parseBoolean(options.get("hand-written-only"))) {
+            System.err.println("EngineCost: --engine-only=true and --hand-written-only=true leave no side to run");
             System.exit(2);
         }
         EngineCost cost = new EngineCost(options);
@@ -113,7 +120,7 @@ public final class EngineCost {
                     }
                 }
             }
-            case "other-scope", "engine-only" -> {
+            case "other-scope", "engine-only", "hand-written-only" -> {
                 if (!value.equals("true") && !value.equals("false")) {
                     throw new IllegalArgumentException("--" + name + " must be true or false, was '" + value + "'");
                 }
@@ -238,6 +245,11 @@ public final class EngineCost {
     private void pair(String name, int rounds, Figure[] figures, Comparison.Side orderly, Comparison.Side hand)
             throws Exception {
         Comparison c = new Comparison(name, figures);
+        if (Boolean.parseBoolean(options.get("hand-written-only"))) {
+            c.side("hand-written", hand);
+            results.add(c.run(intOption("warmup"), rounds));
+            return;
+        }
         int o = c.side("Orderly", orderly);
         if (!Boolean.parseBoolean(options.get("engine-only"))) {
             int h = c.side("hand-written", hand);
