@@ -195,11 +195,15 @@ public final class EngineCost {
                     new Figure("allocated", "MiB", 1)};
             Comparison c = new Comparison(requests + " requests at once, " + small.segmentCount() + " segments x "
                     + small.workers() + " workers each", figures);
-            int o = c.side("Orderly", () -> Runs.manyRequests(orderly, requests, small));
-            int h = c.side("hand-written", () -> Runs.manyRequests(hand, requests, small));
-            c.ratio("wall Orderly/hand-written", o, h, 0);
-            c.ratio("peak used heap Orderly/hand-written", o, h, 1);
-            c.ratio("allocated Orderly/hand-written", o, h, 2);
+            boolean engineOnly = Boolean.parseBoolean(options.get("engine-only"));
+            boolean handOnly = Boolean.parseBoolean(options.get("hand-written-only"));
+            int o = handOnly ? -1 : c.side("Orderly", () -> Runs.manyRequests(orderly, requests, small));
+            int h = engineOnly ? -1 : c.side("hand-written", () -> Runs.manyRequests(hand, requests, small));
+            if (o >= 0 && h >= 0) {
+                c.ratio("wall Orderly/hand-written", o, h, 0);
+                c.ratio("peak used heap Orderly/hand-written", o, h, 1);
+                c.ratio("allocated Orderly/hand-written", o, h, 2);
+            }
             results.add(c.run(intOption("warmup"), rounds));
         }
         if (picked("jfr")) {
