@@ -33,10 +33,10 @@ import java.util.Map;
  * it was started with; unless {@code --other-scope=false}, it then starts a second JVM with {@code
  * -Dorderly.scope=threads} (and without {@code --enable-preview}) for {@code one-stage}, {@code two-stages}, {@code
  * virtual-caller} and {@code small-requests}. {@code --engine-only=true} runs the engine's side of the two-sided
- * scenarios only (for a profile of the engine alone), {@code --hand-written-only=true} their hand-written side only (to
- * see what the engine's presence in the JVM does to the baseline); at least {@code --warmup} rounds are run before the measured
- * ones, and more until the JIT is quiet ({@link WarmUp}). Exit code 0 when every run delivered every segment in
- * order, 1 otherwise, 2 for a bad argument.
+ * scenarios only (for a profile of the engine alone), {@code --hand-written-only=true} their hand-written side only
+ * (to see what the engine's presence in the JVM does to the baseline); at least {@code --warmup} rounds are run
+ * before the measured ones, and more until the JIT is quiet ({@link WarmUp}). Exit code 0 when every run delivered
+ * every segment in order, 1 otherwise, 2 for a bad argument.
  */
 public final class EngineCost {
 
@@ -195,10 +195,10 @@ public final class EngineCost {
                     new Figure("allocated", "MiB", 1)};
             Comparison c = new Comparison(requests + " requests at once, " + small.segmentCount() + " segments x "
                     + small.workers() + " workers each", figures);
-            boolean engineOnly = Boolean.parseBoolean(options.get("engine-only"));
-            boolean handOnly = Boolean.parseBoolean(options.get("hand-written-only"));
-            int o = handOnly ? -1 : c.side("Orderly", () -> Runs.manyRequests(orderly, requests, small));
-            int h = engineOnly ? -1 : c.side("hand-written", () -> Runs.manyRequests(hand, requests, small));
+            int[] sides = sides(c, () -> Runs.manyRequests(orderly, requests, small),
+                    () -> Runs.manyRequests(hand, requests, small));
+            int o = sides[0];
+            int h = sides[1];
             if (o >= 0 && h >= 0) {
                 c.ratio("wall Orderly/hand-written", o, h, 0);
                 c.ratio("peak used heap Orderly/hand-written", o, h, 1);
@@ -249,14 +249,10 @@ public final class EngineCost {
     private void pair(String name, int rounds, Figure[] figures, Comparison.Side orderly, Comparison.Side hand)
             throws Exception {
         Comparison c = new Comparison(name, figures);
-        if (Boolean.parseBoolean(options.get("hand-written-only"))) {
-            c.side("hand-written", hand);
-            results.add(c.run(intOption("warmup"), rounds));
-            return;
-        }
-        int o = c.side("Orderly", orderly);
-        if (!Boolean.parseBoolean(options.get("engine-only"))) {
-            int h = c.side("hand-written", hand);
+        int[] sides = sides(c, orderly, hand);
+        int o = sides[0];
+        int h = sides[1];
+        if (o >= 0 && h >= 0) {
             c.ratio(figures[0].name() + " Orderly/hand-written", o, h, 0);
             if (figures.length > 3 && figures[2] == CPU) {
                 c.ratio("CPU hand-written/Orderly", h, o, 2);
@@ -264,6 +260,16 @@ public final class EngineCost {
             }
         }
         results.add(c.run(intOption("warmup"), rounds));
+    }
+
+    /**
+     * Adds the sides of a two-sided scenario that the options leave in ({@code --engine-only}, {@code
+     * --hand-written-only}); returns the indexes of the engine's side and the hand-written side, -1 for one left out.
+     */
+    private int[] sides(Comparison c, Comparison.Side orderly, Comparison.Side hand) {
+        int o = Boolean.parseBoolean(options.get("hand-written-only")) ? -1 : c.side("Orderly", orderly);
+        int h = Boolean.parseBoolean(options.get("engine-only")) ? -1 : c.side("hand-written", hand);
+        return new int[] {o, h};
     }
 
     private void printSummary() {
