@@ -2,6 +2,7 @@ package dev.orderly.bench.cost;
 
 import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
+import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
 /**
@@ -12,6 +13,13 @@ import java.util.function.LongSupplier;
  * until {@link #QUIET_ROUNDS} whole rounds in a row (every side once each) spent at most {@link #QUIET_MILLIS} ms
  * compiling each. One quiet round is not enough: the JIT compiles in bursts, and a quiet round was seen followed by
  * 180 ms of compiling in the next five.
+ *
+ * <p>Nor is a count of rounds, when rounds are short: the JIT's tiers move by time as well as by count (a method
+ * waits in a compile queue, and the thresholds grow with the queue), so the warm-up also lasts at least {@link
+ * #MIN_NANOS}, and {@link #MAX_ROUNDS} stops it only after that. Without it, the 1,000 small requests (rounds of
+ * 20-30 ms) ended their warm-up after 16 rounds, 0.4 s, with the engine's per-request code (a request's constructors)
+ * still at C1's profiling tier; C2 compiled it during the measured rounds, and the engine's wall read 1.7-2.0x the
+ * hand-written executor's in whole runs against 1.0-1.2x after a warm-up of 40 rounds.
  *
  * <p>Compile time is the JVM's own total ({@link CompilationMXBean#getTotalCompilationTime()}), summed over its
  * compiler threads. Not thread-safe; used by the benchmark's main thread.
@@ -24,8 +32,14 @@ final class WarmUp {
     /** Quiet rounds in a row that end the warm-up. */
     static final int QUIET_ROUNDS = 3;
 
-    /** The most warm-up rounds, whatever the JIT does: a JIT that never goes quiet must not hold a run forever. */
+    /**
+     * The most warm-up rounds once {@link #MIN_NANOS} have passed, whatever the JIT does: a JIT that never goes quiet
+     * must not hold a run forever.
+     */
     static final int MAX_ROUNDS = 40;
+
+    /** The shortest warm-up, however quiet the JIT looks. */
+    static final long MIN_NANOS = TimeUnit.SECONDS.toNanos(3);
 
     private static final CompilationMXBean JIT = ManagementFactory.getCompilationMXBean();
 
@@ -48,27 +62,34 @@ final class WarmUp {
     }
 
     /**
-     * Runs {@code round} at least {@code minRounds} times, then until QUIET_ROUNDS rounds in a row each compiled at
-     * most QUIET_MILLIS ms, or MAX_ROUNDS rounds were run.
+     * Runs {@code round} at least {@code minRounds} times and for at least MIN_NANOS, then until QUIET_ROUNDS rounds in
+     * a row each compiled at most QUIET_MILLIS ms, or until MAX_ROUNDS rounds were run (MIN_NANOS having passed).
      */
     static Done run(int minRounds, Round round) throws Exception {
-        return run(minRounds, round, WarmUp::compileMillis);
+        return run(minRounds, round, WarmUp::compileMillis, System::nanoTime);
     }
 
-    /** As {@link #run(int, Round)}, with the JIT's compile time read from {@code compileMillis} (tests feed it). */
-    static Done run(int minRounds, Round round, LongSupplier compileMillis) throws Exception {
+    /**
+     * As {@link #run(int, Round)}, with the JIT's compile time read from {@code compileMillis} and the time from {@code
+     * nanoTime} (tests feed them).
+     */
+    static Done run(int minRounds, Round round, LongSupplier compileMillis, LongSupplier nanoTime) throws Exception {
         if (minRounds < 0) {
             throw new IllegalArgumentException("minRounds must be at least 0, was " + minRounds);
         }
+        long start = nanoTime.getAsLong();
         int rounds = 0;
         int quietInARow = 0;
         long compiled = 0;
-        while (rounds < MAX_ROUNDS && (rounds < minRounds || quietInARow < QUIET_ROUNDS)) {
+        boolean longEnough = false;
+        while ((rounds < MAX_ROUNDS || !longEnough)
+                && (rounds < minRounds || !longEnough || quietInARow < QUIET_ROUNDS)) {
             long before = compileMillis.getAsLong();
             round.run();
             compiled = compileMillis.getAsLong() - before;
             quietInARow = compiled <= QUIET_MILLIS ? quietInARow + 1 : 0;
             rounds++;
+            longEnough = nanoTime.getAsLong() - start >= MIN_NANOS;
         }
         return new Done(rounds, quietInARow >= QUIET_ROUNDS, compiled);
     }
