@@ -117,7 +117,7 @@ final class OutputWalker {
             Optional<byte[]> output = read(unit);
             if (output.isPresent()) {
                 accept(segment, output.get());
-                counters.delivered();
+                counters.delivered(segment == plan.endSegment() - 1);
                 scheduler.delivered(segment);
                 listener.onSegmentDelivered(segment);
                 return true;

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -69,12 +70,12 @@ class RequestCountersTest {
         letTimePassSince(afterStart);
 
         long beforeFirst = now();
-        counters.delivered();
+        counters.delivered(false);
         long afterFirst = now();
         letTimePassSince(afterFirst);
 
         long beforeLast = now();
-        counters.delivered();
+        counters.delivered(true);
         long afterLast = now();
         letTimePassSince(afterLast);
 
@@ -105,7 +106,7 @@ class RequestCountersTest {
         for (int i = 0; i < 2; i++) {
             counters.rerun();
         }
-        counters.delivered();
+        counters.delivered(true);
         for (int i = 0; i < 3; i++) {
             counters.fromStore();
         }
@@ -160,17 +161,69 @@ class RequestCountersTest {
     void aDeliveryInTheTickTheRequestStartedInIsTimedAtZero() {
         AtomicLong clock = new AtomicLong(500);
         RequestCounters counters = new RequestCounters(clock::get);
-        counters.delivered();
+        counters.delivered(false);
+        clock.addAndGet(7_000);
+        counters.delivered(true);
+
+        RequestResult result = counters.result();
+        assertEquals(Duration.ZERO, result.timeToFirstSegment(), "a first delivery at zero is still the first");
+        assertEquals(Duration.ofNanos(7_000), result.elapsed());
+    }
+
+    @Test
+    void aOneSegmentRequestIsTimedAtItsOnlyDeliveryNotLater() {
+        AtomicLong clock = new AtomicLong(500);
+        RequestCounters counters = new RequestCounters(clock::get);
+        clock.addAndGet(3_000);
+        counters.delivered(true);
         clock.addAndGet(7_000);
 
         RequestResult result = counters.result();
-        assertEquals(Duration.ZERO, result.timeToFirstSegment());
-        assertEquals(Duration.ZERO, result.elapsed(), "the time to the last delivery, not the 7 us so far");
+        assertEquals(Duration.ofNanos(3_000), result.timeToFirstSegment());
+        assertEquals(Duration.ofNanos(3_000), result.elapsed(), "the time to the last delivery, not the 10 us so far");
+    }
 
-        counters.delivered();
-        RequestResult later = counters.result();
-        assertEquals(Duration.ZERO, later.timeToFirstSegment(), "a first delivery at zero is still the first");
-        assertEquals(Duration.ofNanos(7_000), later.elapsed());
+    @Test
+    void deliveriesBetweenTheFirstAndTheLastReadNoClock() {
+        AtomicLong clock = new AtomicLong(0);
+        AtomicInteger reads = new AtomicInteger();
+        RequestCounters counters = new RequestCounters(() -> {
+            reads.incrementAndGet();
+            return clock.get();
+        });
+        assertEquals(1, reads.get(), "the start");
+        clock.addAndGet(1_000);
+        counters.delivered(false);
+        assertEquals(2, reads.get(), "the first delivery");
+        for (int i = 0; i < 5; i++) {
+            clock.addAndGet(1_000);
+            counters.delivered(false);
+        }
+        assertEquals(2, reads.get(), "five deliveries in between");
+        clock.addAndGet(1_000);
+        counters.delivered(true);
+        assertEquals(3, reads.get(), "the last delivery");
+
+        RequestResult result = counters.result();
+        assertEquals(Duration.ofNanos(1_000), result.timeToFirstSegment());
+        assertEquals(Duration.ofNanos(7_000), result.elapsed());
+        assertEquals(7, result.segmentsDelivered());
+    }
+
+    @Test
+    void beforeTheLastSegmentIsDeliveredElapsedRunsToNow() {
+        AtomicLong clock = new AtomicLong(100);
+        RequestCounters counters = new RequestCounters(clock::get);
+        clock.addAndGet(2_000);
+        counters.delivered(false);
+        clock.addAndGet(2_000);
+        counters.delivered(false);
+        clock.addAndGet(5_000);
+
+        RequestResult result = counters.result();
+        assertEquals(Duration.ofNanos(2_000), result.timeToFirstSegment());
+        assertEquals(Duration.ofNanos(9_000), result.elapsed());
+        assertEquals(2, result.segmentsDelivered());
     }
 
     @Test
@@ -178,7 +231,7 @@ class RequestCountersTest {
         AtomicLong clock = new AtomicLong(500);
         RequestCounters counters = new RequestCounters(clock::get);
         clock.addAndGet(1_000);
-        counters.delivered();
+        counters.delivered(true);
         clock.addAndGet(7_000);
 
         RequestResult soFar = counters.resultSoFar();
