@@ -1,15 +1,19 @@
 package dev.orderly.engine;
 
 import static dev.orderly.engine.Fixtures.range;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.orderly.api.EngineConfig;
 import dev.orderly.api.Request;
+import dev.orderly.api.RequestListener;
 import dev.orderly.api.RequestPlan;
 import dev.orderly.api.RequestResult;
+import dev.orderly.api.SegmentConsumer;
 import dev.orderly.testing.Script;
 import dev.orderly.testing.ScriptedTier2;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -65,5 +69,48 @@ class DeliveryTest {
 
         assertEquals(range(0, 5), client.segments());
         assertEquals(5, result.segmentsDelivered());
+    }
+
+    /**
+     * {@code elapsed} is the time to the last segment's delivery: it counts a slow client's last {@code accept} (the
+     * delivery ends when it returns) and not what the walker does after it (here a listener that takes 2 s on the last
+     * segment), nor the time to the request's end. Bounds 20x apart: at least the client's 100 ms, under the
+     * listener's 2 s.
+     */
+    @Test
+    void elapsedRunsToTheLastSegmentsDeliveryNotToWhatFollowsIt() throws Exception {
+        RequestPlan plan = new RequestPlan(0, 4, 1, 2);
+        InMemoryOutputStore store = new InMemoryOutputStore();
+        long clientMillis = 100;
+        long listenerMillis = 2_000;
+        SegmentConsumer client = (segment, output) -> {
+            if (segment == plan.endSegment() - 1) {
+                letTimePass(clientMillis);
+            }
+        };
+        RequestListener listener = new RequestListener() {
+            @Override
+            public void onSegmentDelivered(long segment) {
+                if (segment == plan.endSegment() - 1) {
+                    letTimePass(listenerMillis);
+                }
+            }
+        };
+        long start = System.nanoTime();
+
+        RequestResult result = Orderly.engine(Fixtures.fast()).run(new Request("elapsed", plan,
+                new ScriptedTier2(plan, store::write, job -> Script.succeed()), store, client, listener));
+
+        assertTrue(System.nanoTime() - start >= TimeUnit.MILLISECONDS.toNanos(clientMillis + listenerMillis),
+                "the request lasted the client's and the listener's time");
+        assertEquals(4, result.segmentsDelivered());
+        assertTrue(result.elapsed().compareTo(Duration.ofMillis(clientMillis)) >= 0, result.toString());
+        assertTrue(result.elapsed().compareTo(Duration.ofMillis(listenerMillis)) < 0, result.toString());
+    }
+
+    private static void letTimePass(long millis) {
+        long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+        await().pollInterval(Duration.ofMillis(5)).atMost(Duration.ofMillis(millis * 5))
+                .until(() -> System.nanoTime() - end >= 0);
     }
 }

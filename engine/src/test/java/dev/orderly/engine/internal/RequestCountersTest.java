@@ -184,6 +184,18 @@ class RequestCountersTest {
     }
 
     @Test
+    void aLastDeliveryInTheTickTheRequestStartedInIsTimedAtZero() {
+        AtomicLong clock = new AtomicLong(500);
+        RequestCounters counters = new RequestCounters(clock::get);
+        counters.delivered(true);
+        clock.addAndGet(7_000);
+
+        RequestResult result = counters.result();
+        assertEquals(Duration.ZERO, result.timeToFirstSegment());
+        assertEquals(Duration.ZERO, result.elapsed(), "the time to the last delivery, not the 7 us so far");
+    }
+
+    @Test
     void deliveriesBetweenTheFirstAndTheLastReadNoClock() {
         AtomicLong clock = new AtomicLong(0);
         AtomicInteger reads = new AtomicInteger();
