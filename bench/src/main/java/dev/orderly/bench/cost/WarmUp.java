@@ -82,8 +82,9 @@ final class WarmUp {
         int quietInARow = 0;
         long compiled = 0;
         boolean longEnough = false;
-        while ((rounds < MAX_ROUNDS || !longEnough)
-                && (rounds < minRounds || !longEnough || quietInARow < QUIET_ROUNDS)) {
+        // Until MIN_NANOS have passed, whatever else; then while rounds asked for are left or the JIT is not yet quiet,
+        // up to MAX_ROUNDS.
+        while (!longEnough || (rounds < MAX_ROUNDS && (rounds < minRounds || quietInARow < QUIET_ROUNDS))) {
             long before = compileMillis.getAsLong();
             round.run();
             compiled = compileMillis.getAsLong() - before;
