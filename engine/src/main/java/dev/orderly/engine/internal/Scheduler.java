@@ -44,7 +44,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * Deliveries the board learns of late. The walker is the request's one serial path: with short jobs every job's end
  * takes this lock, and a walker that took it at each delivery set the pace of the whole request. So the walker
  * records each delivery in clientAt (a volatile only it writes) and takes the lock only when the board would fall
- * more than maxDeferred segments behind the client, for the last segment, or while the owner waits to launch. Every
+ * more than maxDeferred segments behind the client, for the last segment, or for the owner (below). Every
  * thread that takes the lock first applies what the walker recorded (applyDeliveries), so a delivery left behind is
  * applied by the next thread to take the lock: a job's end, the owner before it hands out a unit, the walker itself
  * before it waits for an output. Only the owner uses the window, and it applies every delivery before it looks; the
@@ -57,6 +57,15 @@ import java.util.concurrent.locks.ReentrantLock;
  * window is then that much smaller, never larger, and the owner never decides on it. The walker still knows which
  * outputs are ready without the lock: readyEnd is the board's last-stage frontier, and only the walker can make a
  * ready output not ready (a re-run, which applies every delivery first).
+ *
+ * A waiting owner is woken by the deliveries once a quarter of the window was read (ownerWakeAfter deliveries left
+ * behind), not at each one, and then hands out that quarter under one hold of the lock. With short jobs and a client
+ * that keeps up, the full window, not the workers, holds the owner back, and a wake per delivery made every segment
+ * cost the owner a park and an unpark (with 100 requests of 200 segments on 10 workers each, half the engine's wall
+ * time). The window is then up to a quarter smaller while the owner waits, never larger, as with any delivery left
+ * behind; a job's end, or a walker that waits for an output, still applies every delivery and wakes the owner. The
+ * same volatile pairs guard the wake: the owner waits only if it read fewer than ownerWakeAfter deliveries left
+ * behind, and the walker takes the lock at the delivery that leaves that many.
  */
 final class Scheduler {
 
@@ -85,10 +94,13 @@ final class Scheduler {
     // The board's last-stage frontier: every segment from reading up to it has its output ready. Written under the lock
     // in changed(); awaitOutput reads it without the lock.
     private volatile long readyEnd;
-    // True while the owner is about to wait, or waits, on launchable: a delivery then takes the lock and applies.
+    // True while the owner is about to wait, or waits, on launchable: the delivery that leaves ownerWakeAfter
+    // deliveries behind then takes the lock and applies.
     private volatile boolean ownerWaiting;
     // How far the board may trail the client: a sixteenth of the look-ahead, at most MAX_DEFERRED (0: never)
     private final long maxDeferred;
+    // How many deliveries left behind wake the owner waiting on launchable: a quarter of the look-ahead, at least 1
+    private final long ownerWakeAfter;
     private final long endSegment;
 
     /** The most deliveries the board may trail the client by, whatever the look-ahead. */
@@ -125,6 +137,7 @@ final class Scheduler {
         this.readyEnd = plan.startSegment();
         this.endSegment = plan.endSegment();
         this.maxDeferred = Math.min(lookahead / 16, MAX_DEFERRED);
+        this.ownerWakeAfter = Math.max(1, lookahead / 4);
     }
 
     /** With resume, the next segment of the look-ahead window to look up in the store, or -1 if none. */
@@ -247,11 +260,11 @@ final class Scheduler {
                     }
                     // Nothing to launch now: a permit handed to this request meanwhile goes to another at once.
                     permits.withdraw();
-                    // From here the walker leaves no delivery behind (see the note above), and one it left before is
-                    // applied at the loop's top.
+                    // From here the walker takes the lock at the delivery that leaves ownerWakeAfter behind (see the
+                    // note above); what it left before is applied at the loop's top.
                     ownerWaiting = true;
                     try {
-                        if (clientAt == reading) {
+                        if (clientAt - reading < ownerWakeAfter) {
                             launchable.await();
                         }
                     } finally {
@@ -449,7 +462,8 @@ final class Scheduler {
             throw new IllegalStateException("segment " + segment + " delivered before its last stage was done");
         }
         clientAt = segment + 1;
-        if (segment + 1 - reading <= maxDeferred && segment + 1 < endSegment && !ownerWaiting) {
+        long behind = segment + 1 - reading;
+        if (segment + 1 < endSegment && (ownerWaiting ? behind < ownerWakeAfter : behind <= maxDeferred)) {
             return;
         }
         lock.lock();

@@ -9,6 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import dev.orderly.api.JobKey;
 import dev.orderly.api.RequestPlan;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -131,12 +133,19 @@ class SchedulerDeferredDeliveryTest {
      * workers, holds the owner back once its {@code lookahead} units were handed out, and their jobs all succeeded.
      */
     private static Scheduler withTheWindowFull(int lookahead) throws InterruptedException {
+        return withTheWindowLaunched(lookahead, lookahead);
+    }
+
+    /**
+     * 40 one-stage segments, a look-ahead of {@code lookahead} and more workers than that: every unit of the window
+     * handed out, and the jobs of its first {@code done} segments succeeded (the rest still run).
+     */
+    private static Scheduler withTheWindowLaunched(int lookahead, int done) throws InterruptedException {
         int workers = lookahead + 8;
         Scheduler scheduler = new Scheduler(new RequestPlan(0, 40, 1, workers), lookahead);
-        JobKey[] window = new JobKey[workers];
-        assertEquals(lookahead, scheduler.awaitNextJobs(window, new UnitCounts[workers]));
-        for (int i = 0; i < lookahead; i++) {
-            scheduler.jobEnded(window[i], true, ONE_DIAL);
+        assertEquals(lookahead, scheduler.awaitNextJobs(new JobKey[workers], new UnitCounts[workers]));
+        for (int segment = 0; segment < done; segment++) {
+            scheduler.jobEnded(new JobKey(segment, 0), true, ONE_DIAL);
         }
         return scheduler;
     }
@@ -322,14 +331,74 @@ class SchedulerDeferredDeliveryTest {
         assertWaitsForTheLock(scheduler, 0, 1, "the delivery with a look-ahead of 15");
     }
 
+    /** The owner asks for as many units as it has workers, on a thread of its own; the segments it was handed. */
+    private static CompletableFuture<List<Long>> ownerAsking(Scheduler scheduler) {
+        return inBackground(() -> {
+            int workers = scheduler.workers();
+            JobKey[] keys = new JobKey[workers];
+            int handedOut = scheduler.awaitNextJobs(keys, new UnitCounts[workers]);
+            return Arrays.stream(keys, 0, handedOut).map(JobKey::segment).toList();
+        });
+    }
+
     @Test
-    void aDeliveryWhileTheOwnerWaitsToLaunchMovesTheWindowAndWakesTheOwner() throws Exception {
+    void anOwnerWaitingOnAFullWindowIsWokenByTheDeliveryThatLeavesAQuarterOfItBehind() throws Exception {
         Scheduler scheduler = withTheWindowFull(16);
-        CompletableFuture<Launch> owner = inBackground(scheduler::awaitNextJob);
+        CompletableFuture<List<Long>> owner = ownerAsking(scheduler);
+        assertStillWaiting(owner, "the owner with the window full");
+
+        for (int segment = 0; segment < 3; segment++) {
+            deliver(scheduler, segment).get(5, TimeUnit.SECONDS);
+        }
+        assertStillWaiting(owner, "the owner with 3 of the window's 16 segments read");
+        assertEquals(0, scheduler.boardReading(), "the board, with the 3 deliveries left behind");
+
+        deliver(scheduler, 3).get(5, TimeUnit.SECONDS);
+        assertEquals(List.of(16L, 17L, 18L, 19L), owner.get(5, TimeUnit.SECONDS), "the quarter the window let in");
+        assertEquals(4, scheduler.boardReading());
+    }
+
+    @Test
+    void withALookaheadUnder8EveryDeliveryWakesTheWaitingOwner() throws Exception {
+        Scheduler scheduler = withTheWindowFull(7);
+        CompletableFuture<List<Long>> owner = ownerAsking(scheduler);
         assertStillWaiting(owner, "the owner with the window full");
 
         deliver(scheduler, 0).get(5, TimeUnit.SECONDS);
-        assertEquals(16, owner.get(5, TimeUnit.SECONDS).key().segment(), "the unit the window let in");
+        assertEquals(List.of(7L), owner.get(5, TimeUnit.SECONDS), "the unit the window let in");
         assertEquals(1, scheduler.boardReading());
+    }
+
+    @Test
+    void aJobsEndWakesTheWaitingOwnerWithTheDeliveriesLeftBehindApplied() throws Exception {
+        // The window full of launched units, segment 15's job still running.
+        Scheduler scheduler = withTheWindowLaunched(16, 15);
+        CompletableFuture<List<Long>> owner = ownerAsking(scheduler);
+        deliver(scheduler, 0).get(5, TimeUnit.SECONDS);
+        deliver(scheduler, 1).get(5, TimeUnit.SECONDS);
+        assertStillWaiting(owner, "the owner with 2 of the window's 16 segments read");
+
+        scheduler.jobEnded(new JobKey(15, 0), true, ONE_DIAL);
+        assertEquals(List.of(16L, 17L), owner.get(5, TimeUnit.SECONDS), "the units the two deliveries let in");
+        assertEquals(2, scheduler.boardReading());
+    }
+
+    @Test
+    void aWalkerThatWaitsForAnOutputAppliesTheDeliveriesLeftBehindAndWakesTheOwner() throws Exception {
+        // The window full of launched units, only segments 0 and 1 done.
+        Scheduler scheduler = withTheWindowLaunched(16, 2);
+        CompletableFuture<List<Long>> owner = ownerAsking(scheduler);
+        deliver(scheduler, 0).get(5, TimeUnit.SECONDS);
+        deliver(scheduler, 1).get(5, TimeUnit.SECONDS);
+        assertStillWaiting(owner, "the owner with 2 of the window's 16 segments read");
+
+        CompletableFuture<Scheduler.OutputWait> walker =
+                inBackground(() -> scheduler.awaitOutput(2, Deadline.after(null)));
+        assertEquals(List.of(16L, 17L), owner.get(5, TimeUnit.SECONDS), "the units the two deliveries let in");
+        assertEquals(2, scheduler.boardReading());
+        assertStillWaiting(walker, "the walker, segment 2 still running");
+
+        scheduler.jobEnded(new JobKey(2, 0), true, ONE_DIAL);
+        assertEquals(Scheduler.OutputWait.READY, walker.get(5, TimeUnit.SECONDS));
     }
 }
