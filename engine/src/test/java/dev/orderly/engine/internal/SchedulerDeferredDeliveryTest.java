@@ -21,6 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A delivery the walker makes takes no lock while the board trails the client by at most a sixteenth of the
@@ -331,41 +332,62 @@ class SchedulerDeferredDeliveryTest {
         assertWaitsForTheLock(scheduler, 0, 1, "the delivery with a look-ahead of 15");
     }
 
-    /** The owner asks for as many units as it has workers, on a thread of its own; the segments it was handed. */
-    private static CompletableFuture<List<Long>> ownerAsking(Scheduler scheduler) {
-        return inBackground(() -> {
-            int workers = scheduler.workers();
-            JobKey[] keys = new JobKey[workers];
-            int handedOut = scheduler.awaitNextJobs(keys, new UnitCounts[workers]);
-            return Arrays.stream(keys, 0, handedOut).map(JobKey::segment).toList();
+    /** The owner's call of {@code awaitNextJobs}, on a thread of its own: the thread, and the segments handed out. */
+    private record OwnerCall(Thread thread, CompletableFuture<List<Long>> segments) {
+    }
+
+    /** The owner asks for as many units as it has workers. */
+    private static OwnerCall ownerAsking(Scheduler scheduler) {
+        CompletableFuture<List<Long>> segments = new CompletableFuture<>();
+        Thread thread = Thread.ofVirtual().name("scheduler-test-owner").start(() -> {
+            try {
+                int workers = scheduler.workers();
+                JobKey[] keys = new JobKey[workers];
+                int handedOut = scheduler.awaitNextJobs(keys, new UnitCounts[workers]);
+                segments.complete(Arrays.stream(keys, 0, handedOut).map(JobKey::segment).toList());
+            } catch (Throwable t) {
+                segments.completeExceptionally(t);
+            }
+        });
+        return new OwnerCall(thread, segments);
+    }
+
+    /** The owner has not returned, and it waits parked, not looping: its thread stays WAITING. */
+    private static void assertOwnerWaits(OwnerCall owner, String what) {
+        await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2)).untilAsserted(() -> {
+            assertFalse(owner.segments().isDone(), what + " returned");
+            assertEquals(Thread.State.WAITING, owner.thread().getState(), what + ", its thread");
         });
     }
 
     @Test
     void anOwnerWaitingOnAFullWindowIsWokenByTheDeliveryThatLeavesAQuarterOfItBehind() throws Exception {
         Scheduler scheduler = withTheWindowFull(16);
-        CompletableFuture<List<Long>> owner = ownerAsking(scheduler);
-        assertStillWaiting(owner, "the owner with the window full");
+        OwnerCall owner = ownerAsking(scheduler);
+        assertOwnerWaits(owner, "the owner with the window full");
 
         for (int segment = 0; segment < 3; segment++) {
             deliver(scheduler, segment).get(5, TimeUnit.SECONDS);
         }
-        assertStillWaiting(owner, "the owner with 3 of the window's 16 segments read");
+        assertOwnerWaits(owner, "the owner with 3 of the window's 16 segments read");
         assertEquals(0, scheduler.boardReading(), "the board, with the 3 deliveries left behind");
 
         deliver(scheduler, 3).get(5, TimeUnit.SECONDS);
-        assertEquals(List.of(16L, 17L, 18L, 19L), owner.get(5, TimeUnit.SECONDS), "the quarter the window let in");
+        assertEquals(List.of(16L, 17L, 18L, 19L), owner.segments().get(5, TimeUnit.SECONDS),
+                "the quarter the window let in");
         assertEquals(4, scheduler.boardReading());
     }
 
-    @Test
-    void withALookaheadUnder8EveryDeliveryWakesTheWaitingOwner() throws Exception {
-        Scheduler scheduler = withTheWindowFull(7);
-        CompletableFuture<List<Long>> owner = ownerAsking(scheduler);
-        assertStillWaiting(owner, "the owner with the window full");
+    @ParameterizedTest(name = "look-ahead {0}")
+    @ValueSource(ints = {1, 3, 7})
+    void withALookaheadUnder8EveryDeliveryWakesTheWaitingOwner(int lookahead) throws Exception {
+        Scheduler scheduler = withTheWindowFull(lookahead);
+        OwnerCall owner = ownerAsking(scheduler);
+        assertOwnerWaits(owner, "the owner with the window full");
 
         deliver(scheduler, 0).get(5, TimeUnit.SECONDS);
-        assertEquals(List.of(7L), owner.get(5, TimeUnit.SECONDS), "the unit the window let in");
+        assertEquals(List.of((long) lookahead), owner.segments().get(5, TimeUnit.SECONDS),
+                "the unit the window let in");
         assertEquals(1, scheduler.boardReading());
     }
 
@@ -373,13 +395,14 @@ class SchedulerDeferredDeliveryTest {
     void aJobsEndWakesTheWaitingOwnerWithTheDeliveriesLeftBehindApplied() throws Exception {
         // The window full of launched units, segment 15's job still running.
         Scheduler scheduler = withTheWindowLaunched(16, 15);
-        CompletableFuture<List<Long>> owner = ownerAsking(scheduler);
+        OwnerCall owner = ownerAsking(scheduler);
         deliver(scheduler, 0).get(5, TimeUnit.SECONDS);
         deliver(scheduler, 1).get(5, TimeUnit.SECONDS);
-        assertStillWaiting(owner, "the owner with 2 of the window's 16 segments read");
+        assertOwnerWaits(owner, "the owner with 2 of the window's 16 segments read");
 
         scheduler.jobEnded(new JobKey(15, 0), true, ONE_DIAL);
-        assertEquals(List.of(16L, 17L), owner.get(5, TimeUnit.SECONDS), "the units the two deliveries let in");
+        assertEquals(List.of(16L, 17L), owner.segments().get(5, TimeUnit.SECONDS),
+                "the units the two deliveries let in");
         assertEquals(2, scheduler.boardReading());
     }
 
@@ -387,14 +410,15 @@ class SchedulerDeferredDeliveryTest {
     void aWalkerThatWaitsForAnOutputAppliesTheDeliveriesLeftBehindAndWakesTheOwner() throws Exception {
         // The window full of launched units, only segments 0 and 1 done.
         Scheduler scheduler = withTheWindowLaunched(16, 2);
-        CompletableFuture<List<Long>> owner = ownerAsking(scheduler);
+        OwnerCall owner = ownerAsking(scheduler);
         deliver(scheduler, 0).get(5, TimeUnit.SECONDS);
         deliver(scheduler, 1).get(5, TimeUnit.SECONDS);
-        assertStillWaiting(owner, "the owner with 2 of the window's 16 segments read");
+        assertOwnerWaits(owner, "the owner with 2 of the window's 16 segments read");
 
         CompletableFuture<Scheduler.OutputWait> walker =
                 inBackground(() -> scheduler.awaitOutput(2, Deadline.after(null)));
-        assertEquals(List.of(16L, 17L), owner.get(5, TimeUnit.SECONDS), "the units the two deliveries let in");
+        assertEquals(List.of(16L, 17L), owner.segments().get(5, TimeUnit.SECONDS),
+                "the units the two deliveries let in");
         assertEquals(2, scheduler.boardReading());
         assertStillWaiting(walker, "the walker, segment 2 still running");
 
