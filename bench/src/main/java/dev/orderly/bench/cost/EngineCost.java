@@ -24,7 +24,9 @@ import java.util.Map;
  * segments on {@code workers} workers, caller on a platform thread), {@code virtual-caller} (one stage, the caller a
  * virtual thread), {@code refusals} (one stage, half the dials refused at random, both sides redialling at once:
  * the engine with {@code refusedDelay} 0), {@code small-requests} ({@code small-requests} requests at once of
- * {@code small-segments} segments on {@code small-workers} workers: wall time and heap), {@code jfr} (one stage with
+ * {@code small-segments} segments on {@code small-workers} workers: wall time and heap), {@code windowed-requests}
+ * (the same with {@code windowed-requests} requests of {@code windowed-segments} segments, each longer than its
+ * look-ahead of twice its workers, so the window, not the workers, holds it back), {@code jfr} (one stage with
  * a JFR recording running, Orderly's events on and off, and the hand-written executor recording the same events per
  * job: the floor of the "events on" figure) and {@code ten-million} ({@code long-segments} segments, one
  * stage: the rate, and the live heap at every {@code checkpoint} segments).
@@ -32,7 +34,7 @@ import java.util.Map;
  * <p>The request scope is chosen once per JVM (system property {@code orderly.scope}). This JVM measures the scope
  * it was started with; unless {@code --other-scope=false}, it then starts a second JVM with {@code
  * -Dorderly.scope=threads} (and without {@code --enable-preview}) for {@code one-stage}, {@code two-stages}, {@code
- * virtual-caller} and {@code small-requests}. {@code --engine-only=true} runs the engine's side of the two-sided
+ * virtual-caller}, {@code small-requests} and {@code windowed-requests}. {@code --engine-only=true} runs the engine's side of the two-sided
  * scenarios only (for a profile of the engine alone), {@code --hand-written-only=true} their hand-written side only
  * (to see what the engine's presence in the JVM does to the baseline); at least {@code --warmup} rounds are run
  * before the measured ones, and more until the JIT is quiet ({@link WarmUp}). Exit code 0 when every run delivered
@@ -42,12 +44,13 @@ public final class EngineCost {
 
     private static final Map<String, String> DEFAULTS = new LinkedHashMap<>();
     private static final List<String> SCENARIOS = List.of("one-stage", "two-stages", "virtual-caller", "refusals",
-            "small-requests", "jfr", "ten-million");
+            "small-requests", "windowed-requests", "jfr", "ten-million");
     private static final Figure RATE = new Figure("rate", "segments/s", 0);
     private static final Figure DIALS = new Figure("dials/segment", "", 2);
     private static final Figure CPU = new Figure("CPU", "us/segment", 2);
     private static final Figure ALLOCATED = new Figure("allocated", "B/segment", 0);
-    private static final String OTHER_SCOPE_SCENARIOS = "one-stage,two-stages,virtual-caller,small-requests";
+    private static final String OTHER_SCOPE_SCENARIOS =
+            "one-stage,two-stages,virtual-caller,small-requests,windowed-requests";
 
     static {
         DEFAULTS.put("rounds", "5");
@@ -57,6 +60,8 @@ public final class EngineCost {
         DEFAULTS.put("small-requests", "1000");
         DEFAULTS.put("small-segments", "20");
         DEFAULTS.put("small-workers", "10");
+        DEFAULTS.put("windowed-requests", "100");
+        DEFAULTS.put("windowed-segments", "200");
         DEFAULTS.put("long-segments", "10000000");
         DEFAULTS.put("checkpoint", "2000000");
         DEFAULTS.put("only", String.join(",", SCENARIOS));
@@ -151,6 +156,29 @@ public final class EngineCost {
         return Math.toIntExact(longOption(name));
     }
 
+    /**
+     * {@code requests} requests at once of {@code segments} segments on {@code small-workers} workers each: wall time
+     * and heap, Orderly against hand-written.
+     */
+    private void manyRequests(Runs.Runner orderly, Runs.Runner hand, int rounds, int requests, long segments,
+            String note) throws Exception {
+        RequestPlan plan = new RequestPlan(0, segments, 1, intOption("small-workers"));
+        Figure[] figures = {new Figure("wall", "ms", 1), new Figure("peak used heap", "MiB", 1),
+                new Figure("allocated", "MiB", 1)};
+        Comparison c = new Comparison(requests + " requests at once, " + plan.segmentCount() + " segments x "
+                + plan.workers() + " workers each" + note, figures);
+        int[] sides = sides(c, () -> Runs.manyRequests(orderly, requests, plan),
+                () -> Runs.manyRequests(hand, requests, plan));
+        int o = sides[0];
+        int h = sides[1];
+        if (o >= 0 && h >= 0) {
+            c.ratio("wall Orderly/hand-written", o, h, 0);
+            c.ratio("peak used heap Orderly/hand-written", o, h, 1);
+            c.ratio("allocated Orderly/hand-written", o, h, 2);
+        }
+        results.add(c.run(intOption("warmup"), rounds));
+    }
+
     private boolean picked(String scenario) {
         return Arrays.asList(options.get("only").split(",")).contains(scenario);
     }
@@ -189,22 +217,11 @@ public final class EngineCost {
                     () -> Runs.oneRequest(hand, oneStage, 0.5, false));
         }
         if (picked("small-requests")) {
-            int requests = intOption("small-requests");
-            RequestPlan small = new RequestPlan(0, longOption("small-segments"), 1, intOption("small-workers"));
-            Figure[] figures = {new Figure("wall", "ms", 1), new Figure("peak used heap", "MiB", 1),
-                    new Figure("allocated", "MiB", 1)};
-            Comparison c = new Comparison(requests + " requests at once, " + small.segmentCount() + " segments x "
-                    + small.workers() + " workers each", figures);
-            int[] sides = sides(c, () -> Runs.manyRequests(orderly, requests, small),
-                    () -> Runs.manyRequests(hand, requests, small));
-            int o = sides[0];
-            int h = sides[1];
-            if (o >= 0 && h >= 0) {
-                c.ratio("wall Orderly/hand-written", o, h, 0);
-                c.ratio("peak used heap Orderly/hand-written", o, h, 1);
-                c.ratio("allocated Orderly/hand-written", o, h, 2);
-            }
-            results.add(c.run(intOption("warmup"), rounds));
+            manyRequests(orderly, hand, rounds, intOption("small-requests"), longOption("small-segments"), "");
+        }
+        if (picked("windowed-requests")) {
+            manyRequests(orderly, hand, rounds, intOption("windowed-requests"), longOption("windowed-segments"),
+                    " (each request longer than its look-ahead)");
         }
         if (picked("jfr")) {
             Runs.Runner handWithEvents = Runs.handWrittenWithEvents();
