@@ -360,6 +360,22 @@ class SchedulerDeferredDeliveryTest {
         });
     }
 
+    /** The owner, asking, while the client reads segments 0 and 1: it still waits, the two deliveries left behind. */
+    private static OwnerCall waitingWithTwoDeliveriesLeftBehind(Scheduler scheduler) throws Exception {
+        OwnerCall owner = ownerAsking(scheduler);
+        deliver(scheduler, 0).get(5, TimeUnit.SECONDS);
+        deliver(scheduler, 1).get(5, TimeUnit.SECONDS);
+        assertOwnerWaits(owner, "the owner with 2 of the window's 16 segments read");
+        return owner;
+    }
+
+    /** The owner was handed {@code segments}, and the board reads {@code boardReading}. */
+    private static void assertHandedOutWithTheBoardAt(OwnerCall owner, List<Long> segments, Scheduler scheduler,
+            long boardReading) throws Exception {
+        assertEquals(segments, owner.segments().get(5, TimeUnit.SECONDS), "the units the deliveries let in");
+        assertEquals(boardReading, scheduler.boardReading(), "the board");
+    }
+
     @Test
     void anOwnerWaitingOnAFullWindowIsWokenByTheDeliveryThatLeavesAQuarterOfItBehind() throws Exception {
         Scheduler scheduler = withTheWindowFull(16);
@@ -373,9 +389,16 @@ class SchedulerDeferredDeliveryTest {
         assertEquals(0, scheduler.boardReading(), "the board, with the 3 deliveries left behind");
 
         deliver(scheduler, 3).get(5, TimeUnit.SECONDS);
-        assertEquals(List.of(16L, 17L, 18L, 19L), owner.segments().get(5, TimeUnit.SECONDS),
-                "the quarter the window let in");
-        assertEquals(4, scheduler.boardReading());
+        assertHandedOutWithTheBoardAt(owner, List.of(16L, 17L, 18L, 19L), scheduler, 4);
+
+        // And again from the board's new reading: the owner waits parked for the next quarter, not from segment 0.
+        OwnerCall again = ownerAsking(scheduler);
+        for (int segment = 4; segment < 7; segment++) {
+            deliver(scheduler, segment).get(5, TimeUnit.SECONDS);
+        }
+        assertOwnerWaits(again, "the owner with 3 more of the window's segments read");
+        deliver(scheduler, 7).get(5, TimeUnit.SECONDS);
+        assertHandedOutWithTheBoardAt(again, List.of(20L, 21L, 22L, 23L), scheduler, 8);
     }
 
     @ParameterizedTest(name = "look-ahead {0}")
@@ -386,40 +409,28 @@ class SchedulerDeferredDeliveryTest {
         assertOwnerWaits(owner, "the owner with the window full");
 
         deliver(scheduler, 0).get(5, TimeUnit.SECONDS);
-        assertEquals(List.of((long) lookahead), owner.segments().get(5, TimeUnit.SECONDS),
-                "the unit the window let in");
-        assertEquals(1, scheduler.boardReading());
+        assertHandedOutWithTheBoardAt(owner, List.of((long) lookahead), scheduler, 1);
     }
 
     @Test
     void aJobsEndWakesTheWaitingOwnerWithTheDeliveriesLeftBehindApplied() throws Exception {
         // The window full of launched units, segment 15's job still running.
         Scheduler scheduler = withTheWindowLaunched(16, 15);
-        OwnerCall owner = ownerAsking(scheduler);
-        deliver(scheduler, 0).get(5, TimeUnit.SECONDS);
-        deliver(scheduler, 1).get(5, TimeUnit.SECONDS);
-        assertOwnerWaits(owner, "the owner with 2 of the window's 16 segments read");
+        OwnerCall owner = waitingWithTwoDeliveriesLeftBehind(scheduler);
 
         scheduler.jobEnded(new JobKey(15, 0), true, ONE_DIAL);
-        assertEquals(List.of(16L, 17L), owner.segments().get(5, TimeUnit.SECONDS),
-                "the units the two deliveries let in");
-        assertEquals(2, scheduler.boardReading());
+        assertHandedOutWithTheBoardAt(owner, List.of(16L, 17L), scheduler, 2);
     }
 
     @Test
     void aWalkerThatWaitsForAnOutputAppliesTheDeliveriesLeftBehindAndWakesTheOwner() throws Exception {
         // The window full of launched units, only segments 0 and 1 done.
         Scheduler scheduler = withTheWindowLaunched(16, 2);
-        OwnerCall owner = ownerAsking(scheduler);
-        deliver(scheduler, 0).get(5, TimeUnit.SECONDS);
-        deliver(scheduler, 1).get(5, TimeUnit.SECONDS);
-        assertOwnerWaits(owner, "the owner with 2 of the window's 16 segments read");
+        OwnerCall owner = waitingWithTwoDeliveriesLeftBehind(scheduler);
 
         CompletableFuture<Scheduler.OutputWait> walker =
                 inBackground(() -> scheduler.awaitOutput(2, Deadline.after(null)));
-        assertEquals(List.of(16L, 17L), owner.segments().get(5, TimeUnit.SECONDS),
-                "the units the two deliveries let in");
-        assertEquals(2, scheduler.boardReading());
+        assertHandedOutWithTheBoardAt(owner, List.of(16L, 17L), scheduler, 2);
         assertStillWaiting(walker, "the walker, segment 2 still running");
 
         scheduler.jobEnded(new JobKey(2, 0), true, ONE_DIAL);
