@@ -360,9 +360,13 @@ class SchedulerDeferredDeliveryTest {
         });
     }
 
-    /** The owner, asking, while the client reads segments 0 and 1: it still waits, the two deliveries left behind. */
+    /**
+     * The owner, waiting on the full window, while the client reads segments 0 and 1: it still waits, the two
+     * deliveries left behind. (Delivered before the owner waits, they would move the window before it looks.)
+     */
     private static OwnerCall waitingWithTwoDeliveriesLeftBehind(Scheduler scheduler) throws Exception {
         OwnerCall owner = ownerAsking(scheduler);
+        assertOwnerWaits(owner, "the owner with the window full");
         deliver(scheduler, 0).get(5, TimeUnit.SECONDS);
         deliver(scheduler, 1).get(5, TimeUnit.SECONDS);
         assertOwnerWaits(owner, "the owner with 2 of the window's 16 segments read");
@@ -393,6 +397,7 @@ class SchedulerDeferredDeliveryTest {
 
         // And again from the board's new reading: the owner waits parked for the next quarter, not from segment 0.
         OwnerCall again = ownerAsking(scheduler);
+        assertOwnerWaits(again, "the owner with the window full again");
         for (int segment = 4; segment < 7; segment++) {
             deliver(scheduler, segment).get(5, TimeUnit.SECONDS);
         }
