@@ -34,11 +34,11 @@ import java.util.Map;
  * <p>The request scope is chosen once per JVM (system property {@code orderly.scope}). This JVM measures the scope
  * it was started with; unless {@code --other-scope=false}, it then starts a second JVM with {@code
  * -Dorderly.scope=threads} (and without {@code --enable-preview}) for {@code one-stage}, {@code two-stages}, {@code
- * virtual-caller}, {@code small-requests} and {@code windowed-requests}. {@code --engine-only=true} runs the engine's side of the two-sided
- * scenarios only (for a profile of the engine alone), {@code --hand-written-only=true} their hand-written side only
- * (to see what the engine's presence in the JVM does to the baseline); at least {@code --warmup} rounds are run
- * before the measured ones, and more until the JIT is quiet ({@link WarmUp}). Exit code 0 when every run delivered
- * every segment in order, 1 otherwise, 2 for a bad argument.
+ * virtual-caller}, {@code small-requests} and {@code windowed-requests}. {@code --engine-only=true} runs the engine's
+ * side of the two-sided scenarios only (for a profile of the engine alone), {@code --hand-written-only=true} their
+ * hand-written side only (to see what the engine's presence in the JVM does to the baseline); at least {@code
+ * --warmup} rounds are run before the measured ones, and more until the JIT is quiet ({@link WarmUp}). Exit code 0
+ * when every run delivered every segment in order, 1 otherwise, 2 for a bad argument.
  */
 public final class EngineCost {
 

@@ -48,15 +48,16 @@ import java.util.concurrent.locks.ReentrantLock;
  * thread that takes the lock first applies what the walker recorded (applyDeliveries), so a delivery left behind is
  * applied by the next thread to take the lock: a job's end, the owner before it hands out a unit, the walker itself
  * before it waits for an output. Only the owner uses the window, and it applies every delivery before it looks; the
- * one thing to guard is an owner that waits on launchable with a delivery left behind, which nothing else may come
- * to apply: the owner writes ownerWaiting then reads clientAt before it waits, the walker writes clientAt then reads
- * ownerWaiting, and of two such volatile pairs one always sees the other's write (the owner does not wait, or the
- * walker takes the lock, applies and signals).
+ * one thing to guard is an owner that waits on launchable while deliveries pile up behind it that nothing else may
+ * come to apply: the owner writes ownerWaiting then reads clientAt before it waits, the walker writes clientAt then
+ * reads ownerWaiting, and of two such volatile pairs one always sees the other's write (the owner does not wait, or
+ * the walker takes the lock, applies and signals).
  *
- * So the board's reading may trail the client's by at most maxDeferred segments, while no thread takes the lock: the
- * window is then that much smaller, never larger, and the owner never decides on it. The walker still knows which
- * outputs are ready without the lock: readyEnd is the board's last-stage frontier, and only the walker can make a
- * ready output not ready (a re-run, which applies every delivery first).
+ * So the board's reading may trail the client's by at most maxDeferred segments (fewer than ownerWakeAfter while the
+ * owner waits, below), while no thread takes the lock: the window is then that much smaller, never larger, and the
+ * owner never hands out a unit on it. The walker still knows which outputs are ready without the lock: readyEnd is
+ * the board's last-stage frontier, and only the walker can make a ready output not ready (a re-run, which applies
+ * every delivery first).
  *
  * A waiting owner is woken by the deliveries once a quarter of the window was read (ownerWakeAfter deliveries left
  * behind), not at each one, and then hands out that quarter under one hold of the lock. With short jobs and a client
