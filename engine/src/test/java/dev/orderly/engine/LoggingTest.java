@@ -64,6 +64,8 @@ class LoggingTest {
         // As the listener heard them: the tier2's count of calls that succeeded is racy too (a call may succeed just as
         // its unit is covered by a higher stage, and its job end as abandoned), and so is the script's.
         assertTrue(jobsDone.get() >= PLAN.segmentCount(), "every segment's last stage done by a job: " + jobsDone);
+        assertTrue(jobsDone.get() <= tier2.succeededCalls(),
+                jobsDone + " jobs done, " + tier2.succeededCalls() + " calls succeeded on the tier2");
         assertEquals(jobsDone.get(),
                 jobLines.stream().filter(e -> e.message().contains(" done after ")).count(), "a line per job done");
         for (LogCapture.Event line : jobLines) {
