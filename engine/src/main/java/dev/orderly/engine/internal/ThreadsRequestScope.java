@@ -1,14 +1,9 @@
 package dev.orderly.engine.internal;
 
 import com.google.errorprone.annotations.concurrent.GuardedBy;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.ArrayDeque;
 import java.util.Optional;
-import java.util.Queue;
-import java.util.Set;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
@@ -28,7 +23,9 @@ import java.util.function.Consumer;
  *   <li>Each task runs inside a wrapper that reports its end: the first failure while the scope is not cancelled is
  *       kept and cancels the scope; the walker's normal return cancels it too (every segment is delivered, what is
  *       left alive is needed by nobody).
- *   <li>Cancelling stops the scheduler (so the owner forks nothing more) and interrupts every thread still running.
+ *   <li>Cancelling stops the scheduler (so the owner forks nothing more) and wakes the owner, which interrupts every
+ *       thread it started. The owner does the interrupting, whoever cancels, because only the owner knows the
+ *       threads: a task's start and end touch no shared set of threads, only a count.
  *   <li>When the owner has nothing more to fork it waits until every task has ended and then joins each thread, so
  *       no thread of the request is alive when {@link #run} returns. An interrupt of the owner, before or during that
  *       wait, cancels the scope; the owner still waits for every thread before it throws.
@@ -36,44 +33,49 @@ import java.util.function.Consumer;
  *
  * <h2>Invariants</h2>
  * <ul>
- *   <li>{@code running} holds the threads started and whose task has not ended, and {@code runningCount} counts
- *       them; {@code ended} holds those whose task has ended and that were still alive at the owner's last look.
- *       The owner adds a thread to {@code running} under {@code lock}, before it starts it; the thread moves itself
- *       to {@code ended} as its task ends, with no lock (it joins {@code ended} before it leaves {@code running}, so
- *       once {@code runningCount} is 0 every thread not yet dropped is in {@code ended}). At each fork the owner
- *       drops the threads at the head of {@code ended} that have terminated (a look, never a wait: each is a few
- *       instructions from its end), so {@code ended} holds about as many threads as end between two forks; once
- *       nothing is running, it joins those left.
- *   <li>{@code cancelled} (guarded by {@code lock}) turns true once, before any thread is interrupted by the
- *       cancellation, so a task that fails because of it (its interrupt) always sees it and is not reported: it can
- *       not hide the failure that cancelled the scope. No thread starts once it is true, and every thread started
- *       before it is in {@code running} when the cancellation reads it, unless its task has ended.
+ *   <li>{@code walker} and {@code jobs} (the owner's alone, no lock) hold every thread the owner started that may
+ *       still be alive: a thread is added once started, and only a thread that has terminated is dropped. The owner
+ *       drops, at each fork, the jobs' threads at the head of {@code jobs} that have terminated (a look, never a
+ *       wait), and all that have, wherever they are, once {@code jobs} holds {@code compactAt} threads; it then sets
+ *       {@code compactAt} to twice what is left plus {@link #COMPACT_SLACK}. So a long job at the head keeps at most
+ *       about as many ended threads as there are live ones, plus the slack, from being collected.
+ *   <li>{@code runningCount} is the number of tasks started and not ended, once the owner has counted the last one it
+ *       started (it counts each after its start, so a task that ends at once can take it below that for a moment;
+ *       only the owner waits on the count, after its last fork).
+ *   <li>{@code cancelled} (written under {@code lock}, read with none by the owner's forks) turns true once, before
+ *       any thread is interrupted by the cancellation, so a task that fails because of it (its interrupt) always sees
+ *       it and is not reported: it can not hide the failure that cancelled the scope. The owner starts no thread once
+ *       it has seen it true, and interrupts every thread it started before, since it does both itself.
  *   <li>{@code firstFailure} (guarded by {@code lock}) is set at most once, only while not cancelled, just before the
  *       cancellation it causes.
  * </ul>
- * {@code allEnded} is signalled, under {@code lock}, by the task whose end takes {@code runningCount} to 0; only the
- * owner waits on it, and it reads the count under {@code lock} before it waits, so the signal can not fall between
- * its look and its wait. One instance serves one request; {@link #run} is called once.
+ * {@code ownerWake} is signalled, under {@code lock}, by the task whose end takes {@code runningCount} to 0 and by the
+ * cancellation; only the owner waits on it, and it reads the count and {@code cancelled} under {@code lock} before it
+ * waits, so neither signal can fall between its look and its wait. One instance serves one request; {@link #run} is
+ * called once.
  */
 final class ThreadsRequestScope implements RequestScope {
+
+    /** The ended threads {@code jobs} may hold beyond twice the live ones before the owner looks through it all. */
+    static final int COMPACT_SLACK = 16;
 
     private final String name;
     private final Scheduler scheduler;
     private final ThreadFactory threads;
     private final ReentrantLock lock = new ReentrantLock();
-    private final Condition allEnded = lock.newCondition();
-
-    // Added to under lock by the owner; a thread removes itself with no lock when its task ends.
-    private final Set<Thread> running = ConcurrentHashMap.newKeySet();
+    private final Condition ownerWake = lock.newCondition();
     private final AtomicInteger runningCount = new AtomicInteger();
-    // Added to by each thread as its task ends; read and dropped from by the owner only.
-    private final Queue<Thread> ended = new ConcurrentLinkedQueue<>();
-    @GuardedBy("lock")
-    private boolean cancelled;
+    // Written under lock; read with none by the owner's forks.
+    private volatile boolean cancelled;
     @GuardedBy("lock")
     private Throwable firstFailure;
-    // written once by the owner before its first fork; read by the owner only
+
+    // The owner's alone: written by it, read by it.
     private Thread owner;
+    private Thread walker;
+    private final ArrayDeque<Thread> jobs = new ArrayDeque<>();
+    private int compactAt = COMPACT_SLACK;
+    private boolean threadsInterrupted;
 
     ThreadsRequestScope(String requestId, Scheduler scheduler, Consumer<Thread> threadObserver) {
         this.name = RequestScope.name(requestId);
@@ -82,18 +84,18 @@ final class ThreadsRequestScope implements RequestScope {
     }
 
     @Override
-    public Optional<Throwable> run(Callable<Void> walker, RequestScope.Jobs jobs)
+    public Optional<Throwable> run(Callable<Void> walkerTask, RequestScope.Jobs jobTasks)
             throws InterruptedException {
-        return VirtualOwner.run(threads, () -> runAsOwner(walker, jobs));
+        return VirtualOwner.run(threads, () -> runAsOwner(walkerTask, jobTasks));
     }
 
-    private Optional<Throwable> runAsOwner(Callable<Void> walker, RequestScope.Jobs jobs)
+    private Optional<Throwable> runAsOwner(Callable<Void> walkerTask, RequestScope.Jobs jobTasks)
             throws InterruptedException {
         owner = Thread.currentThread();
         boolean interrupted = false;
         try {
-            fork(walker, true);
-            RequestScope.forkJobs(scheduler, jobs, task -> fork(task, false));
+            fork(walkerTask, true);
+            RequestScope.forkJobs(scheduler, jobTasks, task -> fork(task, false));
         } catch (InterruptedException e) {
             interrupted = true;
             cancel();
@@ -121,24 +123,34 @@ final class ThreadsRequestScope implements RequestScope {
         if (Thread.currentThread() != owner) {
             throw new WrongThreadException("only the owner of " + name + " may fork");
         }
-        // A thread whose task ended has nothing left to do but end. Those at the head that have are dropped; the
-        // first that has not is looked at again at the next fork. Joining it here instead made the owner wait for it
-        // at every fork.
-        Thread head;
-        while ((head = ended.peek()) != null && !head.isAlive()) {
-            ended.remove();
+        if (cancelled) {
+            return;
         }
+        dropEnded();
         Thread thread = threads.newThread(() -> runTask(task, isWalker));
-        lock.lock();
-        try {
-            if (cancelled) {
-                return;
-            }
-            running.add(thread);
-            runningCount.incrementAndGet();
-            thread.start();
-        } finally {
-            lock.unlock();
+        thread.start();
+        // Counted after its start, so a start that throws leaves nothing counted that will never end.
+        runningCount.incrementAndGet();
+        if (isWalker) {
+            walker = thread;
+        } else {
+            jobs.addLast(thread);
+        }
+    }
+
+    /**
+     * Drops the jobs' threads that have terminated: those at the head of {@code jobs} at every fork (jobs mostly end
+     * in the order they started), and all of them once {@code jobs} holds {@code compactAt} threads, so a long job at
+     * the head does not keep every thread started after it.
+     */
+    private void dropEnded() {
+        Thread head;
+        while ((head = jobs.peekFirst()) != null && !head.isAlive()) {
+            jobs.pollFirst();
+        }
+        if (jobs.size() >= compactAt) {
+            jobs.removeIf(thread -> !thread.isAlive());
+            compactAt = 2 * jobs.size() + COMPACT_SLACK;
         }
     }
 
@@ -162,13 +174,10 @@ final class ThreadsRequestScope implements RequestScope {
                 cancel();
             }
             // No lock for the common end: a task's end only takes the lock to wake the owner, when it is the last.
-            Thread self = Thread.currentThread();
-            ended.add(self);
-            running.remove(self);
             if (runningCount.decrementAndGet() == 0) {
                 lock.lock();
                 try {
-                    allEnded.signal();
+                    ownerWake.signal();
                 } finally {
                     lock.unlock();
                 }
@@ -176,42 +185,40 @@ final class ThreadsRequestScope implements RequestScope {
         }
     }
 
-    /** Stops the scheduler and interrupts every thread still running; only the first call does anything. */
+    /**
+     * Marks the scope cancelled, wakes the owner (which then interrupts every thread it started) and stops the
+     * scheduler; only the first call does anything.
+     */
     private void cancel() {
-        List<Thread> toInterrupt;
         lock.lock();
         try {
             if (cancelled) {
                 return;
             }
             cancelled = true;
-            toInterrupt = new ArrayList<>(running);
+            ownerWake.signal();
         } finally {
             lock.unlock();
         }
-        // Outside the lock: the scheduler has its own, and interrupting wakes threads that want ours.
+        // Outside the lock: the scheduler has its own. Stopping it wakes an owner that waits for a unit to fork.
         scheduler.stop();
-        for (Thread thread : toInterrupt) {
+    }
+
+    /** On the owner, once the scope is cancelled: interrupts every thread it started that may still be alive. */
+    private void interruptThreads() {
+        threadsInterrupted = true;
+        if (walker != null) {
+            walker.interrupt();
+        }
+        for (Thread thread : jobs) {
             thread.interrupt();
         }
     }
 
     /**
-     * Joins the threads whose task has ended: each is at most a few instructions from its end. Called once nothing is
-     * running, so no thread is added meanwhile.
-     */
-    private void joinEnded() throws InterruptedException {
-        Thread thread;
-        while ((thread = ended.peek()) != null) {
-            // Left at the head if the join is interrupted: the owner joins it again after the cancellation.
-            thread.join();
-            ended.remove();
-        }
-    }
-
-    /**
-     * Waits until every thread of the request has ended. An interrupt meanwhile cancels the scope and the wait goes
-     * on: the request's threads must not outlive {@link #run}.
+     * Waits until every thread of the request has ended, interrupting them all first if the scope is or gets
+     * cancelled meanwhile. An interrupt of the owner cancels the scope and the wait goes on: the request's threads
+     * must not outlive {@link #run}.
      *
      * @return whether the owner was interrupted while it waited
      */
@@ -219,20 +226,43 @@ final class ThreadsRequestScope implements RequestScope {
         boolean interrupted = false;
         while (true) {
             try {
+                boolean interruptNow;
                 lock.lock();
                 try {
-                    while (runningCount.get() != 0) {
-                        allEnded.await();
+                    while (runningCount.get() != 0 && (threadsInterrupted || !cancelled)) {
+                        ownerWake.await();
                     }
+                    interruptNow = cancelled && !threadsInterrupted;
                 } finally {
                     lock.unlock();
                 }
-                joinEnded();
+                if (interruptNow) {
+                    interruptThreads();
+                    continue;
+                }
+                joinAll();
                 return interrupted;
             } catch (InterruptedException e) {
                 interrupted = true;
                 cancel();
             }
+        }
+    }
+
+    /**
+     * Joins every thread the owner started: each has ended its task, so is at most a few instructions from its end.
+     * Called once nothing is running, so no thread is added meanwhile.
+     */
+    private void joinAll() throws InterruptedException {
+        if (walker != null) {
+            walker.join();
+            walker = null;
+        }
+        Thread thread;
+        while ((thread = jobs.peekFirst()) != null) {
+            // Left at the head if the join is interrupted: the owner joins it again after the cancellation.
+            thread.join();
+            jobs.pollFirst();
         }
     }
 }
