@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.orderly.api.RequestPlan;
 import java.lang.ref.WeakReference;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -247,6 +248,42 @@ class RequestScopeRulesTest {
         assertEquals(Set.of("walker", "job 0"), run.interrupted);
         run.assertNothingLeftRunning();
         run.assertSchedulerStopped();
+    }
+
+    /**
+     * A job that fails the request in the scheduler first (so the owner, handed nothing more, goes on to wait for the
+     * threads) and only then throws: its failure must still reach the owner there and interrupt every other thread.
+     * (The threads scope's owner does the interrupting, woken by the cancellation's signal.)
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("scopes")
+    void aFailureThatComesWhileTheOwnerWaitsForTheThreadsInterruptsEveryOtherThread(String name,
+            RequestScope.Factory factory) throws Exception {
+        IllegalStateException failure = new IllegalStateException("the failure after the owner stopped launching");
+        CountDownLatch firstJobWaits = new CountDownLatch(1);
+        Run run = new Run(factory);
+        run.start(() -> run.blockUntilInterrupted("walker", new IllegalStateException("the walker's echo")),
+                launch -> launch.key().segment() == 0
+                        ? () -> {
+                            firstJobWaits.countDown();
+                            return run.blockUntilInterrupted("job 0", new InterruptedException("echo"));
+                        }
+                        : () -> {
+                            assertTrue(firstJobWaits.await(5, TimeUnit.SECONDS), "job 0 never started");
+                            run.scheduler.jobFailed();
+                            await("the owner waits for the threads, not for a unit").atMost(Duration.ofSeconds(5))
+                                    .until(() -> {
+                                        Thread owner = run.owner.get();
+                                        return owner.getState() == Thread.State.WAITING
+                                                && Arrays.stream(owner.getStackTrace()).noneMatch(
+                                                        frame -> frame.getMethodName().equals("awaitNextJobs"));
+                                    });
+                            throw failure;
+                        });
+
+        assertSame(failure, run.result("after a job failed while the owner waited").orElseThrow());
+        assertEquals(Set.of("walker", "job 0"), run.interrupted);
+        run.assertNothingLeftRunning();
     }
 
     /**
