@@ -25,6 +25,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.stream.Stream;
 import org.awaitility.core.ConditionTimeoutException;
@@ -228,26 +229,7 @@ class RequestScopeRulesTest {
     @MethodSource("scopes")
     void theFirstFailureIsReturnedAndInterruptsEveryOtherThreadWhoseEchoIsNotReported(String name,
             RequestScope.Factory factory) throws Exception {
-        IllegalStateException failure = new IllegalStateException("the first failure");
-        CountDownLatch firstJobWaits = new CountDownLatch(1);
-        Run run = new Run(factory);
-        run.start(() -> run.blockUntilInterrupted("walker", new IllegalStateException("the walker's echo")),
-                launch -> launch.key().segment() == 0
-                        ? () -> {
-                            firstJobWaits.countDown();
-                            return run.blockUntilInterrupted("job 0", new IllegalStateException("job 0's echo"));
-                        }
-                        : () -> {
-                            assertTrue(firstJobWaits.await(5, TimeUnit.SECONDS), "job 0 never started");
-                            throw failure;
-                        });
-
-        Optional<Throwable> result = run.result("after a job failed");
-
-        assertSame(failure, result.orElseThrow(), "the failure that cancelled the scope, not an echo of it");
-        assertEquals(Set.of("walker", "job 0"), run.interrupted);
-        run.assertNothingLeftRunning();
-        run.assertSchedulerStopped();
+        assertAFailureInterruptsEveryOtherThread(factory, run -> { });
     }
 
     /**
@@ -259,31 +241,43 @@ class RequestScopeRulesTest {
     @MethodSource("scopes")
     void aFailureThatComesWhileTheOwnerWaitsForTheThreadsInterruptsEveryOtherThread(String name,
             RequestScope.Factory factory) throws Exception {
-        IllegalStateException failure = new IllegalStateException("the failure after the owner stopped launching");
+        assertAFailureInterruptsEveryOtherThread(factory, run -> {
+            run.scheduler.jobFailed();
+            await("the owner waits for the threads, not for a unit").atMost(Duration.ofSeconds(5)).until(() -> {
+                Thread owner = run.owner.get();
+                return owner.getState() == Thread.State.WAITING && Arrays.stream(owner.getStackTrace())
+                        .noneMatch(frame -> frame.getMethodName().equals("awaitNextJobs"));
+            });
+        });
+    }
+
+    /**
+     * The walker and job 0 wait until interrupted; the second job, once job 0 waits, runs {@code beforeTheFailure} and
+     * throws. That failure is what {@code run} returns (not an echo of it), and every other thread was interrupted.
+     */
+    private static void assertAFailureInterruptsEveryOtherThread(RequestScope.Factory factory,
+            Consumer<Run> beforeTheFailure) throws Exception {
+        IllegalStateException failure = new IllegalStateException("the first failure");
         CountDownLatch firstJobWaits = new CountDownLatch(1);
         Run run = new Run(factory);
         run.start(() -> run.blockUntilInterrupted("walker", new IllegalStateException("the walker's echo")),
                 launch -> launch.key().segment() == 0
                         ? () -> {
                             firstJobWaits.countDown();
-                            return run.blockUntilInterrupted("job 0", new InterruptedException("echo"));
+                            return run.blockUntilInterrupted("job 0", new IllegalStateException("job 0's echo"));
                         }
                         : () -> {
                             assertTrue(firstJobWaits.await(5, TimeUnit.SECONDS), "job 0 never started");
-                            run.scheduler.jobFailed();
-                            await("the owner waits for the threads, not for a unit").atMost(Duration.ofSeconds(5))
-                                    .until(() -> {
-                                        Thread owner = run.owner.get();
-                                        return owner.getState() == Thread.State.WAITING
-                                                && Arrays.stream(owner.getStackTrace()).noneMatch(
-                                                        frame -> frame.getMethodName().equals("awaitNextJobs"));
-                                    });
+                            beforeTheFailure.accept(run);
                             throw failure;
                         });
 
-        assertSame(failure, run.result("after a job failed while the owner waited").orElseThrow());
+        Optional<Throwable> result = run.result("after a job failed");
+
+        assertSame(failure, result.orElseThrow(), "the failure that cancelled the scope, not an echo of it");
         assertEquals(Set.of("walker", "job 0"), run.interrupted);
         run.assertNothingLeftRunning();
+        run.assertSchedulerStopped();
     }
 
     /**
