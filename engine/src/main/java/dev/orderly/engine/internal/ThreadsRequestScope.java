@@ -75,7 +75,6 @@ final class ThreadsRequestScope implements RequestScope {
     private Thread walker;
     private final ArrayDeque<Thread> jobs = new ArrayDeque<>();
     private int compactAt = COMPACT_SLACK;
-    private boolean threadsInterrupted;
 
     ThreadsRequestScope(String requestId, Scheduler scheduler, Consumer<Thread> threadObserver) {
         this.name = RequestScope.name(requestId);
@@ -206,7 +205,6 @@ final class ThreadsRequestScope implements RequestScope {
 
     /** On the owner, once the scope is cancelled: interrupts every thread it started that may still be alive. */
     private void interruptThreads() {
-        threadsInterrupted = true;
         if (walker != null) {
             walker.interrupt();
         }
@@ -224,6 +222,7 @@ final class ThreadsRequestScope implements RequestScope {
      */
     private boolean awaitEveryThread() {
         boolean interrupted = false;
+        boolean threadsInterrupted = false;
         while (true) {
             try {
                 boolean interruptNow;
@@ -238,6 +237,7 @@ final class ThreadsRequestScope implements RequestScope {
                 }
                 if (interruptNow) {
                     interruptThreads();
+                    threadsInterrupted = true;
                     continue;
                 }
                 joinAll();
