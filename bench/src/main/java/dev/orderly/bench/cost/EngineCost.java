@@ -31,6 +31,12 @@ import java.util.Map;
  * job: the floor of the "events on" figure) and {@code ten-million} ({@code long-segments} segments, one
  * stage: the rate, and the live heap at every {@code checkpoint} segments).
  *
+ * <p>The one-request scenarios (one stage, two stages, the virtual caller, refusals) also print, for each side and
+ * in each round's line, the kernel's share of the process's CPU time and the context switches of its OS threads per
+ * 1,000 segments ({@link KernelCounters}). A side whose OS threads park and are woken by the kernel (a futex call and
+ * a context switch each time) spends that time there instead of in its own work: on a small machine the
+ * hand-written executor's slow rounds are the ones whose OS threads switch most.
+ *
  * <p>The request scope is chosen once per JVM (system property {@code orderly.scope}). This JVM measures the scope
  * it was started with; unless {@code --other-scope=false}, it then starts a second JVM with {@code
  * -Dorderly.scope=threads} (and without {@code --enable-preview}) for {@code one-stage}, {@code two-stages}, {@code
@@ -49,6 +55,8 @@ public final class EngineCost {
     private static final Figure DIALS = new Figure("dials/segment", "", 2);
     private static final Figure CPU = new Figure("CPU", "us/segment", 2);
     private static final Figure ALLOCATED = new Figure("allocated", "B/segment", 0);
+    private static final Figure KERNEL = new Figure("kernel", "% of CPU", 0);
+    private static final Figure SWITCHES = new Figure("OS thread switches", "per 1,000 segments", 1);
     private static final String OTHER_SCOPE_SCENARIOS =
             "one-stage,two-stages,virtual-caller,small-requests,windowed-requests";
 
@@ -194,25 +202,26 @@ public final class EngineCost {
         Figure rate = RATE;
         Figure dials = DIALS;
         Figure cpu = CPU;
+        Figure[] request = {rate, dials, cpu, ALLOCATED, KERNEL, SWITCHES};
 
         if (picked("one-stage")) {
-            pair("1 stage, caller on a platform thread", rounds, new Figure[] {rate, dials, cpu, ALLOCATED},
+            pair("1 stage, caller on a platform thread", rounds, request,
                     () -> Runs.oneRequest(orderly, oneStage, 0, false),
                     () -> Runs.oneRequest(hand, oneStage, 0, false));
         }
         if (picked("two-stages")) {
-            pair("2 stages, caller on a platform thread", rounds, new Figure[] {rate, dials, cpu, ALLOCATED},
+            pair("2 stages, caller on a platform thread", rounds, request,
                     () -> Runs.oneRequest(orderly, twoStages, 0, false),
                     () -> Runs.oneRequest(hand, twoStages, 0, false));
         }
         if (picked("virtual-caller")) {
-            pair("1 stage, caller on a virtual thread", rounds, new Figure[] {rate, dials, cpu, ALLOCATED},
+            pair("1 stage, caller on a virtual thread", rounds, request,
                     () -> Runs.oneRequest(orderly, oneStage, 0, true),
                     () -> Runs.oneRequest(hand, oneStage, 0, true));
         }
         if (picked("refusals")) {
             Runs.Runner eager = Runs.engine(Orderly.engine(EngineConfig.builder().refusedDelay(Duration.ZERO).build()));
-            pair("1 stage, 50 % of dials refused at random (refusedDelay 0)", rounds, new Figure[] {rate, dials, cpu, ALLOCATED},
+            pair("1 stage, 50 % of dials refused at random (refusedDelay 0)", rounds, request,
                     () -> Runs.oneRequest(eager, oneStage, 0.5, false),
                     () -> Runs.oneRequest(hand, oneStage, 0.5, false));
         }
@@ -275,6 +284,9 @@ public final class EngineCost {
                 c.ratio("CPU hand-written/Orderly", h, o, 2);
                 c.ratio("allocated Orderly/hand-written", o, h, 3);
             }
+        }
+        if (figures.length > 5 && figures[4] == KERNEL) {
+            c.showInRounds(4).showInRounds(5);
         }
         results.add(c.run(intOption("warmup"), rounds));
     }

@@ -71,7 +71,8 @@ final class Runs {
      * segments per second, dials per segment, CPU time of the whole process per segment (µs; every thread, the JIT's
      * and the collector's included): unlike the rate, it does not count time spent waiting for a core that another
      * process holds, so it is the steadier figure on a loaded machine; bytes allocated per segment (by every thread:
-     * the steadiest figure of all).
+     * the steadiest figure of all); the kernel's share of that CPU time (%) and the context switches of the
+     * process's OS threads per 1,000 segments ({@link KernelCounters}; NaN where Linux's {@code /proc} is missing).
      */
     static double[] oneRequest(Runner runner, RequestPlan plan, double refusalRate, boolean virtualCaller)
             throws Exception {
@@ -79,7 +80,10 @@ final class Runs {
         InstantTier2 tier2 = new InstantTier2(plan.lastStage(), outputs, refusalRate);
         CheckingConsumer client = new CheckingConsumer(plan.startSegment(), outputs);
         long[] elapsed = new long[3];
+        KernelCounters.Snapshot[] kernel = new KernelCounters.Snapshot[2];
         Callable<Void> body = () -> {
+            // Read outside the timed section: reading /proc takes about a millisecond.
+            kernel[0] = KernelCounters.now();
             long cpu = OS.getProcessCpuTime();
             long allocated = THREADS.getTotalThreadAllocatedBytes();
             long start = System.nanoTime();
@@ -87,6 +91,7 @@ final class Runs {
             elapsed[0] = System.nanoTime() - start;
             elapsed[1] = OS.getProcessCpuTime() - cpu;
             elapsed[2] = THREADS.getTotalThreadAllocatedBytes() - allocated;
+            kernel[1] = KernelCounters.now();
             return null;
         };
         if (virtualCaller) {
@@ -96,7 +101,8 @@ final class Runs {
         }
         checkComplete(client, plan, outputs);
         return new double[] {plan.segmentCount() / (elapsed[0] / 1e9), tier2.dials() / (double) plan.segmentCount(),
-                elapsed[1] / 1e3 / plan.segmentCount(), elapsed[2] / (double) plan.segmentCount()};
+                elapsed[1] / 1e3 / plan.segmentCount(), elapsed[2] / (double) plan.segmentCount(),
+                kernel[1].kernelPercentSince(kernel[0]), kernel[1].switchesSince(kernel[0]) * 1e3 / plan.segmentCount()};
     }
 
     /**
