@@ -80,10 +80,7 @@ final class Runs {
         InstantTier2 tier2 = new InstantTier2(plan.lastStage(), outputs, refusalRate);
         CheckingConsumer client = new CheckingConsumer(plan.startSegment(), outputs);
         long[] elapsed = new long[3];
-        KernelCounters.Snapshot[] kernel = new KernelCounters.Snapshot[2];
         Callable<Void> body = () -> {
-            // Read outside the timed section: reading /proc takes about a millisecond.
-            kernel[0] = KernelCounters.now();
             long cpu = OS.getProcessCpuTime();
             long allocated = THREADS.getTotalThreadAllocatedBytes();
             long start = System.nanoTime();
@@ -91,18 +88,22 @@ final class Runs {
             elapsed[0] = System.nanoTime() - start;
             elapsed[1] = OS.getProcessCpuTime() - cpu;
             elapsed[2] = THREADS.getTotalThreadAllocatedBytes() - allocated;
-            kernel[1] = KernelCounters.now();
             return null;
         };
+        // Read outside the timed section (reading /proc takes about a millisecond) and on this platform thread: a
+        // virtual thread that reads a file may have its scheduler start a carrier to stand in for the blocked one.
+        KernelCounters.Snapshot kernelBefore = KernelCounters.now();
         if (virtualCaller) {
             onVirtualThread(body);
         } else {
             body.call();
         }
+        KernelCounters.Snapshot kernelAfter = KernelCounters.now();
         checkComplete(client, plan, outputs);
         return new double[] {plan.segmentCount() / (elapsed[0] / 1e9), tier2.dials() / (double) plan.segmentCount(),
                 elapsed[1] / 1e3 / plan.segmentCount(), elapsed[2] / (double) plan.segmentCount(),
-                kernel[1].kernelPercentSince(kernel[0]), kernel[1].switchesSince(kernel[0]) * 1e3 / plan.segmentCount()};
+                kernelAfter.kernelPercentSince(kernelBefore),
+                kernelAfter.switchesSince(kernelBefore) * 1e3 / plan.segmentCount()};
     }
 
     /**
