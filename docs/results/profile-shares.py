@@ -89,6 +89,7 @@ def main():
     shares = collections.Counter()
     steps = collections.Counter()
     jdk = collections.Counter()
+    jvmti = 0
     for line in open(prefix + '.collapsed'):
         stack, count = line.rsplit(' ', 1)
         frames = stack.split(';')
@@ -102,6 +103,8 @@ def main():
                     steps[step] += count
         if category and category.startswith('JDK'):
             jdk[jdk_part(frames)] += count
+        if category and 'notify_jvmti' in stack:
+            jvmti += count
     work = sum(shares.values())
     print(f'{prefix}: {segments / 200000:.1f} rounds in the window; the request\'s work '
           f'{work * interval_us / segments:.3f} us per segment')
@@ -112,6 +115,10 @@ def main():
         print("  Orderly's own work, by the step its stack is in (% of Orderly's own samples):")
         for step, count in steps.most_common():
             print(f'    {100 * count / own:5.1f} %  {step}')
+    # A virtual thread's start, mount, unmount and end are posted to JVMTI only when an agent is loaded: here, the
+    # profiler. Counted wherever they fall (nearly all in the JDK's category).
+    print(f"  of all that, JVMTI's notifications of virtual threads (made only because the profiler is loaded): "
+          f"{jvmti * interval_us / segments:.3f} us")
     print("  the JDK's virtual threads, by frame:")
     for part, count in jdk.most_common():
         print(f'    {count * interval_us / segments:.3f} us  {part}')
