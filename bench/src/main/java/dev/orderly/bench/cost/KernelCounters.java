@@ -1,7 +1,6 @@
 package dev.orderly.bench.cost;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -80,9 +79,6 @@ final class KernelCounters {
 
     /** The counters now, or {@link #UNKNOWN} where {@code /proc} can not be read. */
     static Snapshot now() {
-        if (!Files.isReadable(STAT)) {
-            return UNKNOWN;
-        }
         try {
             // The command (field 2) is in parentheses and may hold spaces: count the fields after its ')'.
             String stat = Files.readString(STAT);
@@ -92,6 +88,8 @@ final class KernelCounters {
             long kernel = Long.parseLong(after[12]);
             return new Snapshot(user, kernel, threadSwitches());
         } catch (IOException | RuntimeException e) {
+            // No /proc (not Linux), or a format this parser does not know; a directory that can not be listed to
+            // the end throws DirectoryIteratorException, a RuntimeException too.
             return UNKNOWN;
         }
     }
@@ -108,8 +106,6 @@ final class KernelCounters {
                 }
                 switches.put(Long.parseLong(task.getFileName().toString()), count);
             }
-        } catch (UncheckedIOException e) {
-            throw e.getCause();
         }
         return switches;
     }
