@@ -236,7 +236,8 @@ public final class LaunchQueue implements DialGate {
      *
      * @throws InterruptedException if the thread is interrupted before or while it waits; the job is then no longer
      *     queued, and the wake-up it may have received is passed on
-     * @throws IllegalStateException if another thread waits for the same key, or the key holds a dial slot already
+     * @throws IllegalStateException if another thread waits for the same key, or the key holds a dial slot already;
+     *     checked before the interrupt, and the queue is left as it was
      */
     @Override
     public void awaitTurn(JobKey key) throws InterruptedException {
@@ -252,15 +253,20 @@ public final class LaunchQueue implements DialGate {
         lock.lock();
         try {
             Entry entry = book.entry(key);
+            // A second caller of the key is refused before its interrupt is looked at: the key's place belongs to the
+            // thread that holds it, and a refusal changes nothing, interrupted or not.
+            if (book.isDialing(key) || noQueueDialers.contains(key)) {
+                throw new IllegalStateException(key + " is dialing already; report refused, failed or leave first");
+            }
+            if (entry != null && entry.waiting) {
+                throw new IllegalStateException(key + " already has a thread waiting for its turn");
+            }
             if (Thread.interrupted()) {
                 if (entry != null) {
                     book.remove(entry, nanoTime.getAsLong());
                     changed();
                 }
                 throw new InterruptedException();
-            }
-            if (book.isDialing(key) || noQueueDialers.contains(key)) {
-                throw new IllegalStateException(key + " is dialing already; report refused, failed or leave first");
             }
             if (entry == null) {
                 if (book.passes(key)) {
@@ -271,8 +277,6 @@ public final class LaunchQueue implements DialGate {
                 book.join(key, now, now);
                 changed();
                 joined = true;
-            } else if (entry.waiting) {
-                throw new IllegalStateException(key + " already has a thread waiting for its turn");
             }
         } finally {
             lock.unlock();
