@@ -85,7 +85,9 @@ final class RequestRun {
         try {
             return runScoped();
         } finally {
-            // Every thread of the request has ended: its share of the engine-wide cap is the others'.
+            // Every thread of the request has ended: its share of the engine-wide cap is the others', the permits of
+            // units handed out but never started (forked into a scope already cancelled) among them.
+            scheduler.everyThreadEnded();
             permits.close();
             safe.logFailuresAfterTheFirst(id);
         }

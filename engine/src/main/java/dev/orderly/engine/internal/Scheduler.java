@@ -346,6 +346,25 @@ final class Scheduler {
         }
     }
 
+    /**
+     * Every thread of the request has ended. A unit still counted alive now was handed out and its job never started:
+     * the owner forked it into a scope already cancelled (by a failure, the walker's end or an interrupt), and a
+     * cancelled scope starts nothing and says nothing. Its worker and, under an engine-wide cap, its permit are free,
+     * as if its job had failed; only then may the request's permits be closed for good.
+     */
+    void everyThreadEnded() {
+        lock.lock();
+        try {
+            applyDeliveries();
+            for (; alive > 0; alive--) {
+                permits.release();
+            }
+            assert invariantsHold() : this;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** How a wait for the client's output ended. */
     enum OutputWait {
         /** The last stage of the client's segment is DONE: its output can be read. */
