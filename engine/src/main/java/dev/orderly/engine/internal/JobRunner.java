@@ -237,7 +237,8 @@ final class JobRunner {
     /**
      * The tier2 took the job: await its end. Every way out of here but an interrupt or an {@code Error} ends the
      * admitted job with exactly one of {@code onJobDone}, {@code onFailed} or (through ABANDON) {@code onAbandoned};
-     * the caller sees to those two.
+     * the caller sees to those two. An {@code Error} from a call closed because its unit was covered ends it as
+     * abandoned, as an exception there does.
      */
     private Step admitted(Job job, Tier2Call call, UnitCounts.Tally attempts, JobHandle handle)
             throws RequestFailedException, InterruptedException {
@@ -266,6 +267,13 @@ final class JobRunner {
             return handle.cancelled() ? Step.ABANDON : retryOrFail(job, e, attempts, handle);
         } catch (RuntimeException e) {
             return handle.cancelled() ? Step.ABANDON : retryOrFail(job, asFatal(e), attempts, handle);
+        } catch (Error e) {
+            // From a call the engine closed because its unit was covered, an Error is the call's own echo of the close
+            // (a client's assertion, say), as an exception would be: the job ends quietly. The VM's own goes up.
+            if (!handle.cancelled() || e instanceof VirtualMachineError) {
+                throw e;
+            }
+            return Step.ABANDON;
         } finally {
             Tier2Call mine = attached ? handle.detach() : call;
             if (mine != null) {
