@@ -123,6 +123,11 @@ final class JobRunner {
         }
         boolean done = false;
         try {
+            if (tally.failureDelayOwed) {
+                // An earlier job of the unit got in and failed, and was withdrawn before its next dial: that dial,
+                // now this job's, waits the failure delay, counted from now.
+                gate.failed(key);
+            }
             while (true) {
                 Step step;
                 try {
@@ -189,6 +194,7 @@ final class JobRunner {
         if (!handle.dialing(true)) {
             return handle.cancelled() ? Step.ABANDON : Step.WITHDRAW;
         }
+        attempts.failureDelayOwed = false;
         // The client may have read past this segment since the check above: the job is then abandoned, rank 0 meanwhile.
         Job job = new Job(requestId, key, ++attempts.dials, Math.min(reading.getAsLong(), key.segment()));
         Tier2Call call = null;
@@ -318,8 +324,7 @@ final class JobRunner {
                     throw new RequestFailedException(key, key + " timed out " + times(attempts.timeouts)
                             + ", giving up: " + e.getMessage(), e);
                 }
-                gate.failed(key);
-                return Step.RETRY;
+                return retryAfterFailure(key, attempts, handle);
             }
             case RETRYABLE -> {
                 LOG.warn("{} failed on attempt {} ({} of {}): {}", key, job.attempt(), attempts.failures,
@@ -328,8 +333,7 @@ final class JobRunner {
                     throw new RequestFailedException(key, key + " failed " + times(attempts.failures)
                             + ", giving up: " + e.getMessage(), e);
                 }
-                gate.failed(key);
-                return Step.RETRY;
+                return retryAfterFailure(key, attempts, handle);
             }
             case FATAL -> {
                 LOG.warn("{} failed fatally on attempt {}: {}", key, job.attempt(), e.getMessage());
@@ -338,6 +342,20 @@ final class JobRunner {
             }
             default -> throw new IllegalStateException("unknown kind " + e.kind(), e);
         }
+    }
+
+    /**
+     * The job got in and failed, under its give-up limits: its unit's next dial waits the failure delay. A job
+     * withdrawn while it dialed gives its worker up now, not after the delay, and leaves the delay to its unit's next
+     * job, with its counts.
+     */
+    private Step retryAfterFailure(JobKey key, UnitCounts.Tally attempts, JobHandle handle) {
+        attempts.failureDelayOwed = true;
+        if (handle.withdrawn()) {
+            return Step.WITHDRAW;
+        }
+        gate.failed(key);
+        return Step.RETRY;
     }
 
     /** Counts one error in the job's and the request's figures and tells the listener. */

@@ -170,7 +170,7 @@ final class RequestRun {
                     // unit in the moment before the scope learns of the failure and cancels the request.
                     scheduler.jobFailed();
                 } else if (outcome == JobRunner.Outcome.WITHDRAWN) {
-                    scheduler.jobWithdrawn(key);
+                    scheduler.jobWithdrawn(key, counts());
                 } else {
                     scheduler.jobEnded(key, outcome == JobRunner.Outcome.DONE, counts());
                 }

@@ -3,6 +3,8 @@ package dev.orderly.engine.internal;
 import com.google.errorprone.annotations.concurrent.GuardedBy;
 import dev.orderly.api.JobKey;
 import dev.orderly.api.RequestPlan;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -84,6 +86,10 @@ final class Scheduler {
     private final UnitBoard board;
     @GuardedBy("lock")
     private int alive;
+    // The counts of units whose job was withdrawn, for their next job; made at the first withdrawal (rare: a re-run
+    // with every worker taken). Entries of segments the client has read are dropped at the next withdrawal.
+    @GuardedBy("lock")
+    private Map<JobKey, UnitCounts> withdrawnCounts;
     // Written under the lock, only ever from false to true; volatile for isNeededByItsJob, which reads them without it.
     private volatile boolean stopped;
     private volatile boolean failed;
@@ -250,7 +256,7 @@ final class Scheduler {
                         board.scheduled(key);
                         alive++;
                         keys[handedOut] = key;
-                        priors[handedOut++] = board.prior(key);
+                        priors[handedOut++] = withdrawnCounts == null ? board.prior(key) : priorOf(key);
                     }
                     if (handedOut > 0) {
                         assert invariantsHold() : this;
@@ -363,6 +369,14 @@ final class Scheduler {
         } finally {
             lock.unlock();
         }
+    }
+
+    /** What the earlier jobs of {@code key}, a unit handed out now, went through: a withdrawn job's counts, if any. */
+    @GuardedBy("lock")
+    private UnitCounts priorOf(JobKey key) {
+        assert lock.isHeldByCurrentThread();
+        UnitCounts withdrawn = withdrawnCounts.remove(key);
+        return withdrawn != null ? withdrawn : board.prior(key);
     }
 
     /** How a wait for the client's output ended. */
@@ -530,13 +544,20 @@ final class Scheduler {
     }
 
     /**
-     * The job of {@code key} gave its worker up before its next dial (to the re-run of the client's segment): its unit
-     * goes back to PENDING, to be launched again later; its worker is free.
+     * The job of {@code key} gave its worker up before its next dial (to the re-run of the client's segment), leaving
+     * the unit with {@code counts}: its unit goes back to PENDING, to be launched again later from those counts; its
+     * worker is free.
      */
-    void jobWithdrawn(JobKey key) {
+    void jobWithdrawn(JobKey key, UnitCounts counts) {
         lock.lock();
         try {
             applyDeliveries();
+            if (withdrawnCounts == null) {
+                withdrawnCounts = new HashMap<>();
+            }
+            long client = board.reading();
+            withdrawnCounts.keySet().removeIf(unit -> unit.segment() < client);
+            withdrawnCounts.put(key, counts);
             alive--;
             // Withdrawn for the client's re-run: its permit stays with this request, for that re-run.
             permits.keep();

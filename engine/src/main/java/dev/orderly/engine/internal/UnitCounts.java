@@ -3,15 +3,17 @@ package dev.orderly.engine.internal;
 /**
  * What a unit has been through over its whole life, across every job that ran it: dials (which number
  * {@code Job.attempt}), retryable failures and execution timeouts. The give-up limits {@code maxFailures} and
- * {@code maxExecutionTimeouts} bound these, so a re-run after a missing output starts from the unit's counts, not
- * from zero. Immutable.
+ * {@code maxExecutionTimeouts} bound these, so a re-run after a missing output, or the next job of a unit whose job
+ * was withdrawn, starts from the unit's counts, not from zero. Immutable.
  *
  * @param dials dials of the unit so far
  * @param failures retryable failures so far
  * @param timeouts execution timeouts so far
  * @param successes jobs of the unit that succeeded so far (a last stage whose output went missing has more than one)
+ * @param failureDelayOwed the unit's last dial got in and failed, and no dial has been made since: its next dial,
+ *     whichever job makes it, waits {@code failureDelay} first (a job withdrawn in its delay leaves it to the next)
  */
-record UnitCounts(int dials, int failures, int timeouts, int successes) {
+record UnitCounts(int dials, int failures, int timeouts, int successes, boolean failureDelayOwed) {
 
     /** A unit never run (or one found in the store, which no job ran). */
     static final UnitCounts NONE = new UnitCounts(0, 0, 0, 0);
@@ -39,6 +41,11 @@ record UnitCounts(int dials, int failures, int timeouts, int successes) {
         return new UnitCounts(dials, failures, timeouts, successes);
     }
 
+    /** Counts that owe no failure delay. */
+    UnitCounts(int dials, int failures, int timeouts, int successes) {
+        this(dials, failures, timeouts, successes, false);
+    }
+
     /** Counts with no job succeeded yet. */
     UnitCounts(int dials, int failures, int timeouts) {
         this(dials, failures, timeouts, 0);
@@ -54,16 +61,19 @@ record UnitCounts(int dials, int failures, int timeouts, int successes) {
         int failures;
         int timeouts;
         int successes;
+        boolean failureDelayOwed;
 
         Tally(UnitCounts prior) {
             this.dials = prior.dials();
             this.failures = prior.failures();
             this.timeouts = prior.timeouts();
             this.successes = prior.successes();
+            this.failureDelayOwed = prior.failureDelayOwed();
         }
 
         UnitCounts counts() {
-            return of(dials, failures, timeouts, successes);
+            return failureDelayOwed ? new UnitCounts(dials, failures, timeouts, successes, true)
+                    : of(dials, failures, timeouts, successes);
         }
     }
 }

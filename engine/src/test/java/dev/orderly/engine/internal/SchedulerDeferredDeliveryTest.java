@@ -212,7 +212,7 @@ class SchedulerDeferredDeliveryTest {
                 Named.of("a job's end", s -> s.jobEnded(new JobKey(2, 0), true, ONE_DIAL)),
                 Named.of("a job's failure", Scheduler::jobFailed),
                 Named.of("units not forked", s -> s.notForked(1)),
-                Named.of("a job withdrawn", s -> s.jobWithdrawn(new JobKey(3, 0))),
+                Named.of("a job withdrawn", s -> s.jobWithdrawn(new JobKey(3, 0), UnitCounts.NONE)),
                 Named.of("the owner's next launch", Scheduler::awaitNextJob),
                 Named.of("the walker's wait past its deadline",
                         s -> assertEquals(Scheduler.OutputWait.DEADLINE_PASSED,

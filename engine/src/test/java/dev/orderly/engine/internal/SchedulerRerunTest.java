@@ -60,11 +60,14 @@ class SchedulerRerunTest {
 
         // The withdrawal frees a worker and must wake the owner.
         JobKey withdrawn = new JobKey(2, 0);
-        scheduler.jobWithdrawn(withdrawn);
+        UnitCounts itsCounts = new UnitCounts(2, 1, 0, 0, true);
+        scheduler.jobWithdrawn(withdrawn, itsCounts);
 
         assertEquals(new JobKey(0, 0), owner.get(5, TimeUnit.SECONDS).key(), "the re-run, on the freed worker");
         scheduler.jobEnded(new JobKey(1, 0), true, ONE_DIAL);
-        assertEquals(withdrawn, scheduler.awaitNextJob().key(), "the withdrawn unit, launched again");
+        Launch again = scheduler.awaitNextJob();
+        assertEquals(withdrawn, again.key(), "the withdrawn unit, launched again");
+        assertEquals(itsCounts, again.prior(), "from the counts its withdrawn job left, the failure delay it owes too");
     }
 
     @Test

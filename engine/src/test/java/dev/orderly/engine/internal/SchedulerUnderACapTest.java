@@ -166,7 +166,7 @@ class SchedulerUnderACapTest {
         assertEquals(new JobKey(1, 1), top1.key());
         scheduler.jobEnded(top1.key(), true, ONE_DIAL);
         assertEquals(1, cap.alive(), cap.toString());
-        scheduler.jobWithdrawn(low1.key());
+        scheduler.jobWithdrawn(low1.key(), UnitCounts.NONE);
         assertEquals(0, scheduler.alive());
         assertEquals(1, cap.heldByRequest().get("a"), "kept for the re-run: " + cap);
         return scheduler;
