@@ -24,6 +24,9 @@ import java.util.concurrent.locks.ReentrantLock;
  *       {@code jobEnded}; it never exceeds {@code workers}.
  *   <li>{@code board} holds the unit states of the look-ahead window only (see {@link UnitBoard}); nothing here grows
  *       with the length of the request.
+ *   <li>{@code withdrawnCounts} (null until a job is first withdrawn) holds, for a unit whose job gave its worker up
+ *       and that has not been handed out since, what that job left; the unit's next job starts from it. It keeps no
+ *       unit of a segment the client had read at the last withdrawal, so it stays within the look-ahead window.
  *   <li>Once {@code stopped}, {@code awaitNextJob} returns null and {@code awaitOutput} returns STOPPED, for good.
  *   <li>Once {@code failed}, {@code awaitNextJob} returns null for good; the walker waits on until the request scope,
  *       told of the failure, stops the request.
