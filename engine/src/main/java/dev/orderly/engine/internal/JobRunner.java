@@ -227,7 +227,10 @@ final class JobRunner {
         try {
             return admitted(job, call, attempts, handle);
         } catch (InterruptedException e) {
-            if (!handle.cancelled()) {
+            // Settled first, so that nothing cancels or withdraws the job from here: run() then reads the same answer
+            // as this, and the job hears its end once, here or there.
+            handle.settle();
+            if (!handle.cancelled() && !handle.withdrawn()) {
                 // Cut short by the end of the request: an admitted job always hears its end.
                 listener.onAbandoned(key);
             }
