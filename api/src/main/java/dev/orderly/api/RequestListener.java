@@ -73,7 +73,9 @@ public interface RequestListener {
 
     /**
      * The request failed with {@code failure}, which {@code Engine.run} throws; {@code soFar} holds the request's
-     * figures up to the failure.
+     * figures up to the failure. A request stopped by an error {@code run} throws as itself (a
+     * {@link VirtualMachineError}, or an error of the engine's own threads) ends here too: {@code failure} then has
+     * that error as its cause.
      */
     default void onRequestFailed(RequestResult soFar, RequestFailedException failure) {
     }

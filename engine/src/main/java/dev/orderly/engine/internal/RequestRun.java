@@ -109,10 +109,14 @@ final class RequestRun {
                     .withPartialResult(partial));
             listener.onRequestCancelled(partial);
             throw e;
+        } catch (RuntimeException | Error e) {
+            // The owner itself broke (no thread could be made for a job, say); every thread of the request has ended.
+            stoppedBy(e);
+            throw e;
         }
         if (failure.isPresent() && failure.get() instanceof VirtualMachineError e) {
             // Every thread of the request has ended (the scope cancelled them); the VM's own error goes up unchanged.
-            LOG.error("request {} stopped by {}", id, e.toString());
+            stoppedBy(e);
             throw e;
         }
         if (failure.isPresent()) {
@@ -181,6 +185,16 @@ final class RequestRun {
             }
             return null;
         }
+    }
+
+    /**
+     * The request was stopped by {@code e}, which {@code run} throws as itself: the listener still hears the request's
+     * end, as a failure with {@code e} as its cause.
+     */
+    private void stoppedBy(Throwable e) {
+        RequestResult partial = counters.resultSoFar();
+        LOG.error("request {} stopped by {}: {}", id, e.toString(), summary(partial, counters));
+        listener.onRequestFailed(partial, asRequestFailure(e).withPartialResult(partial));
     }
 
     private RequestFailedException asRequestFailure(Throwable failure) {
