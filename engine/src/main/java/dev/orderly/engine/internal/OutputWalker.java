@@ -109,7 +109,7 @@ final class OutputWalker {
                 case STOPPED -> {
                     return false;
                 }
-                case DEADLINE_PASSED -> throw deadlinePassed(segment, "");
+                case DEADLINE_PASSED -> throw deadlinePassed("");
                 case READY -> {
                     // read it below
                 }
@@ -162,8 +162,12 @@ final class OutputWalker {
         }
     }
 
-    private RequestFailedException deadlinePassed(long segment, String during) {
-        long delivered = segment - plan.startSegment();
+    /**
+     * The request's failure at its deadline. It counts what the client got (the walker may be ahead of it, looking up
+     * the segment entering the look-ahead window), as the partial result does.
+     */
+    private RequestFailedException deadlinePassed(String during) {
+        long delivered = scheduler.reading() - plan.startSegment();
         return new RequestFailedException("request " + requestId + " passed its deadline of " + deadline + ": "
                 + delivered + " of " + plan.segmentCount() + " segments delivered, " + scheduler.waitingFor() + ", "
                 + counters.result().refusals() + " refusals" + during, lastTier2Error.get());
@@ -180,10 +184,10 @@ final class OutputWalker {
      * interrupts it), the request fails at its deadline; a throwable from the store, an {@code Error} included (an
      * assertion in a test double, a linkage problem), fails it naming the unit.
      */
-    private <T> T callStore(JobKey unit, StoreCall<T> store, String what) throws RequestFailedException {
+    private <T> T callStore(JobKey unit, StoreCall<T> store, String done, String call) throws RequestFailedException {
         long segment = unit.segment();
         if (!alarm.enterRead()) {
-            throw deadlinePassed(segment, " before the OutputStore was asked for segment " + segment);
+            throw deadlinePassed("; it passed before the OutputStore was asked about segment " + segment);
         }
         T answer = null;
         Throwable failure = null;
@@ -196,22 +200,22 @@ final class OutputWalker {
             failure = e;
         }
         if (alarm.exitRead()) {
-            throw deadlinePassed(segment, "; the OutputStore's " + what + " of segment " + segment
+            throw deadlinePassed("; the OutputStore's " + call + " of segment " + segment
                     + " was interrupted at the deadline");
         }
         if (failure != null) {
-            throw new RequestFailedException(unit, unit + " output could not be " + what + ", giving up: " + failure,
+            throw new RequestFailedException(unit, unit + " output could not be " + done + ", giving up: " + failure,
                     failure);
         }
         return answer;
     }
 
     private boolean contains(JobKey unit) throws RequestFailedException {
-        return callStore(unit, outputs::contains, "looked up");
+        return callStore(unit, outputs::contains, "looked up", "look-up");
     }
 
     private Optional<byte[]> read(JobKey unit) throws RequestFailedException {
-        Optional<byte[]> output = callStore(unit, outputs::read, "read");
+        Optional<byte[]> output = callStore(unit, outputs::read, "read", "read");
         if (output == null) {
             throw new RequestFailedException(unit, unit + " output could not be read: the OutputStore broke its"
                     + " contract, read(" + unit.segment() + ") returned null instead of an Optional", null);
