@@ -60,7 +60,10 @@ final class StoreReadAlarm implements AutoCloseable {
                 : NO_DEADLINE;
     }
 
-    /** The walker starts a read; false if the deadline has passed already (then it must not read). */
+    /**
+     * The walker starts a read; false if the deadline has passed already (then it must not read). A read it starts
+     * is interrupted if the deadline passes before {@link #exitRead}.
+     */
     boolean enterRead() {
         if (!deadline.isSet()) {
             return true;
@@ -73,6 +76,11 @@ final class StoreReadAlarm implements AutoCloseable {
         }
         lock.lock();
         try {
+            // Again under the lock, where the alarm decides: an alarm that woke at the deadline since the look above
+            // found no read, rang for nobody and ended, and would never interrupt this one.
+            if (deadline.remainingNanos() <= 0) {
+                return false;
+            }
             reading = true;
             fired = false;
         } finally {
