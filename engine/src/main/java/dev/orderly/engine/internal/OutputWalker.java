@@ -6,7 +6,6 @@ import dev.orderly.api.RequestFailedException;
 import dev.orderly.api.RequestListener;
 import dev.orderly.api.RequestPlan;
 import dev.orderly.api.SegmentConsumer;
-import java.io.IOException;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -176,12 +175,12 @@ final class OutputWalker {
     /** A call of the store, bounded by the deadline through the alarm. */
     @FunctionalInterface
     private interface StoreCall<T> {
-        T call(long segment) throws IOException;
+        T call(long segment) throws Exception;
     }
 
     /**
      * Calls the store for {@code unit}'s segment. Past the deadline (before the call, or while it runs: the alarm
-     * interrupts it), the request fails at its deadline; a throwable from the store, an {@code Error} included (an
+     * interrupts it), the request fails at its deadline; a throwable from the store, an {@code Error} or a checked exception included (an
      * assertion in a test double, a linkage problem), fails it naming the unit.
      */
     private <T> T callStore(JobKey unit, StoreCall<T> store, String done, String call) throws RequestFailedException {
@@ -196,7 +195,8 @@ final class OutputWalker {
         } catch (VirtualMachineError e) {
             alarm.exitRead();
             throw e;
-        } catch (IOException | RuntimeException | Error e) {
+        } catch (Exception | Error e) {
+            // Any checked exception too: a store written where they are not checked (Kotlin, Groovy) throws them.
             failure = e;
         }
         if (alarm.exitRead()) {
@@ -204,6 +204,10 @@ final class OutputWalker {
                     + " was interrupted at the deadline");
         }
         if (failure != null) {
+            if (failure instanceof InterruptedException) {
+                // Not the alarm's: the request's cancellation, which the walker's thread keeps.
+                Thread.currentThread().interrupt();
+            }
             throw new RequestFailedException(unit, unit + " output could not be " + done + ", giving up: " + failure,
                     failure);
         }
