@@ -180,8 +180,8 @@ final class OutputWalker {
 
     /**
      * Calls the store for {@code unit}'s segment. Past the deadline (before the call, or while it runs: the alarm
-     * interrupts it), the request fails at its deadline; a throwable from the store, an {@code Error} or a checked exception included (an
-     * assertion in a test double, a linkage problem), fails it naming the unit.
+     * interrupts it), the request fails at its deadline; a throwable from the store, an {@code Error} (an assertion in
+     * a test double, a linkage problem) or an undeclared checked exception included, fails it naming the unit.
      */
     private <T> T callStore(JobKey unit, StoreCall<T> store, String done, String call) throws RequestFailedException {
         long segment = unit.segment();
