@@ -91,7 +91,7 @@ class TheDeadlineCountsWhatTheClientGotTest {
         assertEquals(0, e.partialResult().orElseThrow().segmentsDelivered());
         assertTrue(e.getMessage().startsWith("request r-7 passed its deadline of 300ms: 0 of 10 segments delivered, "),
                 e.getMessage());
-        assertTrue(e.getMessage().endsWith("; the OutputStore's look-up of segment 103 was interrupted at the deadline"),
-                e.getMessage());
+        assertTrue(e.getMessage().endsWith(
+                "; the OutputStore's look-up of segment 103 was interrupted at the deadline"), e.getMessage());
     }
 }
