@@ -83,6 +83,13 @@ public record EngineConfig(
     /** The {@code maxConcurrentJobs} that means no engine-wide cap, the default. */
     public static final int UNLIMITED_JOBS = 0;
 
+    /**
+     * The longest delay: what the engine's clock counts in nanoseconds (a {@code long}, about 292 years). A delay past
+     * it can not be waited for; it is a typo, not a setting.
+     */
+    // Before DEFAULTS, whose construction checks its delays against it.
+    static final Duration MAX_DELAY = Duration.ofNanos(Long.MAX_VALUE);
+
     private static final EngineConfig DEFAULTS = new EngineConfig(
             20, 2, 15, Duration.ofMillis(100), Duration.ofSeconds(5), 5, 2, 2.0, true, DEFAULT_STALL_WARNING,
             UNLIMITED_JOBS);
@@ -130,17 +137,11 @@ public record EngineConfig(
             throw new IllegalArgumentException("launchWindowMax must be >= launchWindowMin ("
                     + launchWindowMin + "), was " + launchWindowMax);
         }
-        checkNotNegative("refusedDelay", refusedDelay, refusedDelay);
-        checkNotNegative("failureDelay", failureDelay, failureDelay);
+        checkDelay("refusedDelay", refusedDelay, refusedDelay);
+        checkDelay("failureDelay", failureDelay, failureDelay);
         checkAtLeastOne("maxFailures", maxFailures, maxFailures);
         checkAtLeastOne("maxExecutionTimeouts", maxExecutionTimeouts, maxExecutionTimeouts);
-        checkPositive("lookaheadFactor", lookaheadFactor, lookaheadFactor);
-        if (lookaheadFactor > MAX_LOOKAHEAD_FACTOR) {
-            // The scheduler keeps state for every segment of the look-ahead: a factor without a bound is an
-            // OutOfMemoryError waiting for a long request. More than this many segments per worker buys nothing.
-            throw new IllegalArgumentException("lookaheadFactor must be <= " + MAX_LOOKAHEAD_FACTOR
-                    + " (segments of look-ahead per worker), was " + lookaheadFactor);
-        }
+        checkLookaheadFactor("lookaheadFactor", lookaheadFactor, lookaheadFactor);
         checkPositive("stallWarning", stallWarning, stallWarning);
         checkJobCap("maxConcurrentJobs", maxConcurrentJobs, maxConcurrentJobs);
     }
@@ -214,6 +215,26 @@ public record EngineConfig(
     static Duration checkNotNegative(String name, Duration value, Object shown) {
         if (value.isNegative()) {
             throw new IllegalArgumentException(name + " must be >= 0, was " + shown);
+        }
+        return value;
+    }
+
+    static Duration checkDelay(String name, Duration value, Object shown) {
+        checkNotNegative(name, value, shown);
+        if (value.compareTo(MAX_DELAY) > 0) {
+            throw new IllegalArgumentException(name + " must be at most " + MAX_DELAY
+                    + " (about 292 years, the most nanoseconds the clock counts), was " + shown);
+        }
+        return value;
+    }
+
+    static double checkLookaheadFactor(String name, double value, Object shown) {
+        checkPositive(name, value, shown);
+        if (value > MAX_LOOKAHEAD_FACTOR) {
+            // The scheduler keeps state for every segment of the look-ahead: a factor without a bound is an
+            // OutOfMemoryError waiting for a long request. More than this many segments per worker buys nothing.
+            throw new IllegalArgumentException(name + " must be <= " + (long) MAX_LOOKAHEAD_FACTOR
+                    + " (segments of look-ahead per worker), was " + shown);
         }
         return value;
     }

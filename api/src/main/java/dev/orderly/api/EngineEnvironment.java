@@ -12,7 +12,8 @@ import static dev.orderly.api.EngineConfig.ENV_REFUSED_DELAY;
 import static dev.orderly.api.EngineConfig.ENV_STALL_WARNING;
 import static dev.orderly.api.EngineConfig.checkAtLeastOne;
 import static dev.orderly.api.EngineConfig.checkJobCap;
-import static dev.orderly.api.EngineConfig.checkNotNegative;
+import static dev.orderly.api.EngineConfig.checkLookaheadFactor;
+import static dev.orderly.api.EngineConfig.checkDelay;
 import static dev.orderly.api.EngineConfig.checkPercent;
 import static dev.orderly.api.EngineConfig.checkPositive;
 
@@ -21,6 +22,7 @@ import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.regex.Pattern;
 
 /**
  * Reads an {@link EngineConfig} from environment variables (the table on {@link EngineConfig}); the implementation of
@@ -55,10 +57,10 @@ final class EngineEnvironment {
             b.launchWindowMax(max);
         }
         if ((v = env.get(ENV_REFUSED_DELAY)) != null) {
-            b.refusedDelay(checkNotNegative(ENV_REFUSED_DELAY, parseDuration(ENV_REFUSED_DELAY, v), quoted(v)));
+            b.refusedDelay(checkDelay(ENV_REFUSED_DELAY, parseDuration(ENV_REFUSED_DELAY, v), quoted(v)));
         }
         if ((v = env.get(ENV_FAILURE_DELAY)) != null) {
-            b.failureDelay(checkNotNegative(ENV_FAILURE_DELAY, parseDuration(ENV_FAILURE_DELAY, v), quoted(v)));
+            b.failureDelay(checkDelay(ENV_FAILURE_DELAY, parseDuration(ENV_FAILURE_DELAY, v), quoted(v)));
         }
         if ((v = env.get(ENV_MAX_FAILURES)) != null) {
             b.maxFailures(checkAtLeastOne(ENV_MAX_FAILURES, parseInt(ENV_MAX_FAILURES, v), quoted(v)));
@@ -68,7 +70,8 @@ final class EngineEnvironment {
                     checkAtLeastOne(ENV_MAX_EXECUTION_TIMEOUTS, parseInt(ENV_MAX_EXECUTION_TIMEOUTS, v), quoted(v)));
         }
         if ((v = env.get(ENV_LOOKAHEAD_FACTOR)) != null) {
-            b.lookaheadFactor(checkPositive(ENV_LOOKAHEAD_FACTOR, parseDouble(ENV_LOOKAHEAD_FACTOR, v), quoted(v)));
+            b.lookaheadFactor(
+                    checkLookaheadFactor(ENV_LOOKAHEAD_FACTOR, parseDouble(ENV_LOOKAHEAD_FACTOR, v), quoted(v)));
         }
         if ((v = env.get(ENV_ORDERED_LAUNCH)) != null) {
             b.ordered(parseBoolean(ENV_ORDERED_LAUNCH, v));
@@ -105,12 +108,15 @@ final class EngineEnvironment {
         }
     }
 
+    /** A decimal number as people write one: digits, a point, an exponent; not Java's {@code 2d} or {@code 0x1p1}. */
+    private static final Pattern DECIMAL = Pattern.compile("[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?");
+
     private static double parseDouble(String name, String value) {
-        try {
-            return Double.parseDouble(value.strip());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(name + " must be a number, was '" + value + "'", e);
+        String number = value.strip();
+        if (!DECIMAL.matcher(number).matches()) {
+            throw new IllegalArgumentException(name + " must be a number, was '" + value + "'");
         }
+        return Double.parseDouble(number);
     }
 
     private static Duration parseDuration(String name, String value) {

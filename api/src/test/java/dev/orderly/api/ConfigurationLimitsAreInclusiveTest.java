@@ -28,7 +28,7 @@ class ConfigurationLimitsAreInclusiveTest {
         assertEquals(EngineConfig.MAX_LOOKAHEAD_FACTOR, config.lookaheadFactor());
         IllegalArgumentException above = assertThrows(IllegalArgumentException.class,
                 () -> EngineConfig.builder().lookaheadFactor(Math.nextUp(EngineConfig.MAX_LOOKAHEAD_FACTOR)).build());
-        assertEquals("lookaheadFactor must be <= 1000.0 (segments of look-ahead per worker), was 1000.0000000000001",
+        assertEquals("lookaheadFactor must be <= 1000 (segments of look-ahead per worker), was 1000.0000000000001",
                 above.getMessage());
     }
 

@@ -161,6 +161,9 @@ class EngineConfigEnvironmentTest {
             RETRIES + "|0", RETRIES + "|-1",
             TIMEOUTS + "|0", TIMEOUTS + "|-2",
             LOOKAHEAD + "|0", LOOKAHEAD + "|-1.5", LOOKAHEAD + "|NaN", LOOKAHEAD + "|Infinity", LOOKAHEAD + "|1e400",
+            LOOKAHEAD + "|5000", LOOKAHEAD + "|1000.5", LOOKAHEAD + "|1e6",
+            // Java's own number syntax is no number here
+            LOOKAHEAD + "|2d", LOOKAHEAD + "|2f", LOOKAHEAD + "|2D", LOOKAHEAD + "|0x1p1",
     })
     void aBadValueIsRejectedNamingTheVariableAndTheValueAsWritten(String variable, String value) {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
@@ -179,6 +182,23 @@ class EngineConfigEnvironmentTest {
         assertEquals(FAILED + " must be >= 0, was '-250ms'", rejection(FAILED, "-250ms"));
         assertEquals(LOOKAHEAD + " must be a finite number > 0, was '1e400'", rejection(LOOKAHEAD, "1e400"));
         assertEquals(PERCENT + " must be between 1 and 100, was '+0'", rejection(PERCENT, "+0"));
+    }
+
+    /**
+     * Regression: a look-ahead factor above its maximum was reported under the field's name with the parsed number
+     * ({@code lookaheadFactor must be <= 1000.0 ..., was 5000.0}), not the variable's with the value as written; and
+     * Java's own literals ({@code 2d}, {@code 0x1p1}) were read as numbers, so a mistyped value became a setting.
+     */
+    @Test
+    void bugALookaheadFactorAboveItsMaximumOrInJavaSyntaxWasNotNamedAsWritten() {
+        assertEquals(LOOKAHEAD + " must be <= 1000 (segments of look-ahead per worker), was '5000'",
+                rejection(LOOKAHEAD, "5000"));
+        assertEquals(LOOKAHEAD + " must be <= 1000 (segments of look-ahead per worker), was '1e6'",
+                rejection(LOOKAHEAD, "1e6"));
+        assertEquals(LOOKAHEAD + " must be a number, was '2d'", rejection(LOOKAHEAD, "2d"));
+        assertEquals(LOOKAHEAD + " must be a number, was '0x1p1'", rejection(LOOKAHEAD, "0x1p1"));
+        assertEquals(1000, EngineConfig.fromEnvironment(Map.of(LOOKAHEAD, "1e3")).lookaheadFactor());
+        assertEquals(0.5, EngineConfig.fromEnvironment(Map.of(LOOKAHEAD, " .5 ")).lookaheadFactor());
     }
 
     /**

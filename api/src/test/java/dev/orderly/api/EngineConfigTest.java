@@ -125,6 +125,11 @@ class EngineConfigTest {
                 bad("launchWindowMax", "15", b -> b.launchWindowMin(16)),
                 bad("refusedDelay", "PT-0.001S", b -> b.refusedDelay(Duration.ofMillis(-1))),
                 bad("failureDelay", "PT-5S", b -> b.failureDelay(Duration.ofSeconds(-5))),
+                // Regression: delays past what the clock counts in nanoseconds (about 292 years) were accepted here and
+                // then broke Engine.run with an ArithmeticException.
+                bad("refusedDelay", "PT8760000H", b -> b.refusedDelay(Duration.ofDays(365_000))),
+                bad("failureDelay", "PT2562047788015215H30M7S",
+                        b -> b.failureDelay(Duration.ofSeconds(Long.MAX_VALUE))),
                 bad("maxFailures", "0", b -> b.maxFailures(0)),
                 bad("maxExecutionTimeouts", "0", b -> b.maxExecutionTimeouts(0)),
                 bad("maxExecutionTimeouts", "-3", b -> b.maxExecutionTimeouts(-3)),

@@ -163,7 +163,8 @@ public final class LaunchQueue implements DialGate {
      * A queue for one request of {@code workers} workers that takes only what it uses: the window's rule, and how
      * long a refused and a failed job wait before they dial again. {@code onJoin} as above.
      *
-     * @throws IllegalArgumentException if {@code workers < 1} or a delay is negative
+     * @throws IllegalArgumentException if {@code workers < 1}, or a delay is negative or longer than the clock counts in
+     *     nanoseconds (about 292 years)
      * @throws NullPointerException if an argument is null
      */
     public LaunchQueue(int workers, LaunchWindow window, Duration refusedDelay, Duration failureDelay,
@@ -193,10 +194,16 @@ public final class LaunchQueue implements DialGate {
         this.nanoTime = Objects.requireNonNull(nanoTime, "nanoTime");
     }
 
+    private static final Duration LONGEST_DELAY = Duration.ofNanos(Long.MAX_VALUE);
+
     private static long nanos(String name, Duration delay) {
         Objects.requireNonNull(delay, name);
         if (delay.isNegative()) {
             throw new IllegalArgumentException(name + " must be >= 0, was " + delay);
+        }
+        if (delay.compareTo(LONGEST_DELAY) > 0) {
+            throw new IllegalArgumentException(name + " must be at most " + LONGEST_DELAY
+                    + " (about 292 years, the most nanoseconds the clock counts), was " + delay);
         }
         return delay.toNanos();
     }
