@@ -62,6 +62,7 @@ final class RequestRun {
         // JFR events are derived from the listener events, so the launch queue's paths carry no JFR code.
         this.listener = new JfrListener(id, safe);
         this.lookahead = Scheduler.lookahead(config.lookaheadFactor(), plan.workers());
+        Scheduler.checkStages(plan.stages());
         this.running = new RunningJobs(lookahead, plan.stages());
         this.permits = permits;
         this.scheduler = new Scheduler(plan, lookahead, request.resume(), permits);

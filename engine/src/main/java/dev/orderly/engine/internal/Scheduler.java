@@ -197,6 +197,24 @@ final class Scheduler {
     }
 
     /**
+     * The most stages a plan may have: the board keeps two cursors per stage and looks at one candidate per stage at
+     * each launch, so this bounds both its memory (1 MiB) and a launch's cost. Real plans have a handful.
+     */
+    static final int MAX_STAGES = 1 << 16;
+
+    /**
+     * Checks the plan's {@code stages} against {@link #MAX_STAGES}.
+     *
+     * @throws IllegalArgumentException naming the stages and the bound when it is exceeded
+     */
+    static void checkStages(int stages) {
+        if (stages > MAX_STAGES) {
+            throw new IllegalArgumentException("the plan's " + stages + " stages exceed the bound of " + MAX_STAGES
+                    + " stages the scheduler keeps state for");
+        }
+    }
+
+    /**
      * How many units a scope's owner asks {@link #awaitNextJobs} for at once: enough that one lock hold serves the
      * workers short jobs free between two wakes of the owner, few enough that the first fork of a batch is not held up
      * behind the board's work for the rest.
