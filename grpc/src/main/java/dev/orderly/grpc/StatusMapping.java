@@ -9,15 +9,17 @@ import io.grpc.Status;
  * <ol>
  *   <li>{@code RESOURCE_EXHAUSTED} whose description says a message {@value #TOO_LARGE}: FATAL (the same work
  *       would be too large on every instance, at every attempt);
- *   <li>{@code RESOURCE_EXHAUSTED}, or any status whose description says {@value Tier2Protocol#OVERLOADED}: REFUSED
- *       (the tier2 was full and ran nothing);
+ *   <li>before {@code Admitted}, {@code RESOURCE_EXHAUSTED}, or any status whose description says
+ *       {@value Tier2Protocol#OVERLOADED}: REFUSED (the tier2 was full and ran nothing; after {@code Admitted} the job
+ *       ran, and the rules below decide);
  *   <li>{@code UNAVAILABLE} or {@code DEADLINE_EXCEEDED} before {@code Admitted}: UNREACHABLE (refused connect, no
  *       healthy instance, draining, or a deadline that passed before any instance took the job: nothing ran);
  *   <li>{@code DEADLINE_EXCEEDED} after {@code Admitted}: EXECUTION_TIMEOUT (the client's {@code callTimeout}, or
  *       the tier2's execution limit);
  *   <li>{@code INVALID_ARGUMENT}, {@code FAILED_PRECONDITION}, {@code PERMISSION_DENIED}, {@code UNAUTHENTICATED},
  *       {@code UNIMPLEMENTED}: FATAL (no retry can fix them: a misconfigured fleet fails loudly);
- *   <li>anything else, {@code UNAVAILABLE} after {@code Admitted} included (the instance died mid-job): RETRYABLE.
+ *   <li>anything else, {@code UNAVAILABLE} and {@code RESOURCE_EXHAUSTED} after {@code Admitted} included (the
+ *       instance died mid-job, a proxy reset the stream): RETRYABLE.
  * </ol>
  * A dial that is neither admitted nor refused within the client's admission timeout is UNREACHABLE too (the client
  * cancels it). Only REFUSED and UNREACHABLE mean nothing ran; that is why "before {@code Admitted}" matters, and is
@@ -43,7 +45,10 @@ final class StatusMapping {
             return Tier2Exception.fatal(message + " (raise maxMessageSize on both the client and the tier2)",
                     status.asException());
         }
-        if (status.getCode() == Status.Code.RESOURCE_EXHAUSTED || description.contains(Tier2Protocol.OVERLOADED)) {
+        // Only before Admitted: after it the job ran, whatever the status says (a worker's execution timeout may quote
+        // an upstream's "overloaded"), and a refusal is never counted, so a job that ran must not be one.
+        if (!admitted && (status.getCode() == Status.Code.RESOURCE_EXHAUSTED
+                || description.contains(Tier2Protocol.OVERLOADED))) {
             return Tier2Exception.refused(message);
         }
         return switch (status.getCode()) {

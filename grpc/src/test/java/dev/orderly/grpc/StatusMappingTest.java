@@ -77,11 +77,19 @@ class StatusMappingTest {
 
     static Stream<Arguments> statusRows() {
         return Stream.of(
-                // RESOURCE_EXHAUSTED, or "service currently overloaded" under any status: REFUSED
+                // before Admitted, RESOURCE_EXHAUSTED, or "service currently overloaded" under any status: REFUSED
                 Arguments.of(Status.RESOURCE_EXHAUSTED.withDescription("service currently overloaded"), false,
                         Kind.REFUSED),
                 Arguments.of(Status.RESOURCE_EXHAUSTED, false, Kind.REFUSED),
                 Arguments.of(Status.UNKNOWN.withDescription("service currently overloaded"), false, Kind.REFUSED),
+                // Regression: after Admitted the job ran, so nothing is REFUSED there, whatever the status or its
+                // words. A worker's execution timeout whose message quoted an upstream's "service currently
+                // overloaded" came back REFUSED, so never counted, and the unit was retried without end.
+                Arguments.of(Status.RESOURCE_EXHAUSTED.withDescription("Bandwidth exhausted"), true, Kind.RETRYABLE),
+                Arguments.of(Status.DEADLINE_EXCEEDED.withDescription(
+                        "gave up after 30 s: upstream said service currently overloaded"), true,
+                        Kind.EXECUTION_TIMEOUT),
+                Arguments.of(Status.UNKNOWN.withDescription("service currently overloaded"), true, Kind.RETRYABLE),
                 // UNAVAILABLE before Admitted: UNREACHABLE
                 Arguments.of(Status.UNAVAILABLE.withDescription("no healthy upstream"), false, Kind.UNREACHABLE),
                 // a message over the receiver's limit: FATAL, never REFUSED (it would be too large at every attempt)
