@@ -12,6 +12,7 @@ import dev.orderly.grpc.proto.Update;
 import io.grpc.Status;
 import io.grpc.stub.ServerCallStreamObserver;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -194,7 +195,8 @@ final class ServerJob implements Runnable {
                         .build());
                 responses.onCompleted();
             } else if (e instanceof Tier2Exception t && t.kind() == Tier2Exception.Kind.EXECUTION_TIMEOUT) {
-                responses.onError(Status.DEADLINE_EXCEEDED.withDescription(t.getMessage()).asRuntimeException());
+                responses.onError(Status.DEADLINE_EXCEEDED.withDescription(forTrailers(t.getMessage()))
+                        .asRuntimeException());
             } else {
                 boolean fatal = e instanceof Tier2Exception t && t.kind() == Tier2Exception.Kind.FATAL;
                 LOG.warn("job {} failed{}: {}", job.key(), fatal ? " fatally" : "", e.toString());
@@ -206,6 +208,25 @@ final class ServerJob implements Runnable {
             // The call was closed under us (cancelled between our check and the send): nothing left to tell.
             LOG.debug("job {}: could not send its end: {}", job.key(), sendFailed.toString());
         }
+    }
+
+    /**
+     * The most UTF-8 bytes of a status description: it travels percent-encoded (up to three bytes for one) in the
+     * trailers, and a client fails a stream whose metadata pass 8 KiB, which would turn the status into another.
+     */
+    static final int MAX_DESCRIPTION_BYTES = 1024;
+
+    /** {@code text} as a status description: cut, on a character's boundary, to what trailers carry. */
+    static String forTrailers(String text) {
+        byte[] utf8 = String.valueOf(text).getBytes(StandardCharsets.UTF_8);
+        if (utf8.length <= MAX_DESCRIPTION_BYTES) {
+            return String.valueOf(text);
+        }
+        int end = MAX_DESCRIPTION_BYTES;
+        while ((utf8[end] & 0xC0) == 0x80) {
+            end--; // back to the first byte of the character the cut falls in
+        }
+        return new String(utf8, 0, end, StandardCharsets.UTF_8) + "... (cut: " + utf8.length + " bytes in all)";
     }
 
     /** Sends an {@code Update}, unless the call has ended or was cancelled. */
