@@ -12,7 +12,8 @@ import java.util.function.Supplier;
 /**
  * Sends {@code authorization: Bearer <token>} on every call, the token asked of the supplier each time, so a rotated
  * token is used from the next call on. A supplier that returns null or a blank token fails the call at the client
- * ({@code UNAUTHENTICATED}) rather than sending a call the tier2 will turn away.
+ * ({@code UNAUTHENTICATED}) rather than sending a call the tier2 will turn away; one that throws (a vault out of reach)
+ * fails it {@code UNAVAILABLE}, naming what it threw: nothing was sent, so the job never ran and is dialed again.
  */
 final class BearerToken implements ClientInterceptor {
 
@@ -31,7 +32,14 @@ final class BearerToken implements ClientInterceptor {
         return new ForwardingClientCall.SimpleForwardingClientCall<>(next.newCall(method, options)) {
             @Override
             public void start(Listener<R> listener, Metadata headers) {
-                String t = token.get();
+                String t;
+                try {
+                    t = token.get();
+                } catch (RuntimeException e) {
+                    // Nothing was sent: the job never ran, as when the tier2 can not be reached, and is dialed again.
+                    throw io.grpc.Status.UNAVAILABLE.withDescription("the bearer token supplier threw " + e)
+                            .withCause(e).asRuntimeException();
+                }
                 if (t == null || t.isBlank()) {
                     throw io.grpc.Status.UNAUTHENTICATED.withDescription("the bearer token supplier gave no token")
                             .asRuntimeException();

@@ -31,7 +31,9 @@ final class ClientChannels {
         if (b.credentials == null && !b.plaintext && !loopback) {
             throw new IllegalStateException(describe(b) + " is not loopback: give credentials(…) or call plaintext()");
         }
-        if (b.credentials == null && b.bearerToken != null && !loopback) {
+        // Insecure credentials are plaintext too, given another way: the token must not take it off loopback.
+        boolean clear = b.credentials == null || b.credentials instanceof InsecureChannelCredentials;
+        if (clear && b.bearerToken != null && !loopback) {
             throw new IllegalStateException("a bearer token would cross the network in the clear to " + describe(b)
                     + ": give credentials(…) for TLS");
         }
