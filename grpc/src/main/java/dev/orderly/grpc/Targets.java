@@ -17,7 +17,10 @@ import java.util.regex.Pattern;
 final class Targets {
 
     private static final Pattern SCHEME = Pattern.compile("^[A-Za-z][A-Za-z0-9+.-]*:");
-    private static final Pattern IPV4_LOOPBACK = Pattern.compile("^127\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}$");
+    // 127.x.y.z with each number 0 to 255: anything else (127.300.0.1) is no literal, and would be looked up in DNS.
+    private static final String OCTET = "(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)";
+    private static final Pattern IPV4_LOOPBACK =
+            Pattern.compile("^127\\." + OCTET + "\\." + OCTET + "\\." + OCTET + "$");
 
     private Targets() {
     }
