@@ -190,15 +190,13 @@ public final class WaitingRoom<T> {
             seat.state = State.REFUSED;
             return new Arrival<>(seat, Optional.empty());
         }
-        Optional<Seat<T>> displaced = Optional.empty();
+        Seat<T> worst = null;
         if (seated.size() >= capacity) {
-            Seat<T> worst = seated.last();
+            worst = seated.last();
             if (BETTER_FIRST.compare(seat, worst) > 0) { // equal rank and stage: the later arrival is the worse
                 seat.state = State.REFUSED;
                 return new Arrival<>(seat, Optional.empty());
             }
-            unseat(worst, State.REFUSED);
-            displaced = Optional.of(worst);
         }
         seat.state = State.WAITING;
         seated.add(seat);
@@ -206,7 +204,13 @@ public final class WaitingRoom<T> {
             turns.addLast(t);
             return new TreeSet<>(BETTER_FIRST);
         }).add(seat);
-        return new Arrival<>(seat, displaced);
+        if (worst == null) {
+            return new Arrival<>(seat, Optional.empty());
+        }
+        // Out only once the new seat is in: a tenant that displaces its own last waiter never stopped waiting, and
+        // keeps its place in the turns.
+        unseat(worst, State.REFUSED);
+        return new Arrival<>(seat, Optional.of(worst));
     }
 
     /**

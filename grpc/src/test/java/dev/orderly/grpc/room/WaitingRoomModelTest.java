@@ -71,13 +71,17 @@ class WaitingRoomModelTest {
                 if (!better(me, worst)) {
                     return new long[] {State.REFUSED.ordinal(), -1};
                 }
-                remove(worst);
                 displaced = worst[0];
             }
+            // Seated before the worst is taken out: a tenant that displaces its own last waiter keeps its turn.
             if (waiting.stream().noneMatch(w -> w[1] == tenant)) {
                 turns.add(tenant);
             }
             waiting.add(me);
+            if (displaced >= 0) {
+                long gone = displaced;
+                remove(waiting.stream().filter(w -> w[0] == gone).findFirst().orElseThrow());
+            }
             return new long[] {State.WAITING.ordinal(), displaced};
         }
 
