@@ -6,6 +6,9 @@ import java.io.InterruptedIOException;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+import java.util.function.Supplier;
 import software.amazon.awssdk.core.exception.AbortedException;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.sync.RequestBody;
@@ -22,7 +25,9 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
  * an output. {@link #read} is one {@code GET}: a missing key (404) is empty; any other failure (the bucket missing,
  * access denied, the endpoint unreachable, a timeout after the client's retries) is an {@link IOException} whose
  * message names the bucket and the key. {@link #contains} is one {@code HEAD}. An interrupt while a call is under way
- * ends it with an {@link InterruptedIOException}, the thread's interrupt flag set.
+ * ends the caller's wait at once with an {@link InterruptedIOException}, the thread's interrupt flag set; the HTTP call
+ * itself (the SDK's client answers no interrupt) ends on a thread of its own, at the latest at the client's call
+ * timeout, so an interrupted write may still land.
  *
  * <p>Timeouts and retries are the {@link S3Client}'s: {@link S3Clients#create} makes one with both set explicitly.
  * This store does not close the client. This class is thread-safe (the SDK's client is).
@@ -75,8 +80,8 @@ public final class S3OutputStore implements OutputStore {
         Objects.requireNonNull(output, "output");
         String key = keyOf(segment);
         try {
-            client.putObject(r -> r.bucket(bucket).key(key).contentLength((long) output.length),
-                    RequestBody.fromBytes(output));
+            interruptibly("write", key, () -> client.putObject(r -> r.bucket(bucket).key(key)
+                    .contentLength((long) output.length), RequestBody.fromBytes(output)));
         } catch (SdkException e) {
             throw failure("write", key, e);
         }
@@ -86,7 +91,8 @@ public final class S3OutputStore implements OutputStore {
     public Optional<byte[]> read(long segment) throws IOException {
         String key = keyOf(segment);
         try {
-            return Optional.of(client.getObjectAsBytes(r -> r.bucket(bucket).key(key)).asByteArray());
+            return Optional.of(interruptibly("read", key, () -> client.getObjectAsBytes(r -> r.bucket(bucket).key(key)))
+                    .asByteArray());
         } catch (NoSuchKeyException e) {
             return Optional.empty();
         } catch (NoSuchBucketException e) {
@@ -110,7 +116,7 @@ public final class S3OutputStore implements OutputStore {
     public boolean contains(long segment) throws IOException {
         String key = keyOf(segment);
         try {
-            client.headObject(r -> r.bucket(bucket).key(key));
+            interruptibly("look up", key, () -> client.headObject(r -> r.bucket(bucket).key(key)));
             return true;
         } catch (NoSuchKeyException e) {
             return false;
@@ -124,6 +130,43 @@ public final class S3OutputStore implements OutputStore {
         }
     }
 
+    /**
+     * Runs {@code call} on a virtual thread of its own and waits for it, so that an interrupt ends the wait at once: the
+     * SDK's URL-connection client answers none (its socket reads block on), and its timeout handling clears the flag.
+     * Interrupted, the caller gets an {@link InterruptedIOException} with its flag set; the call, interrupted too,
+     * ends on its own thread, at the latest at the client's call timeout. What the call throws is thrown as itself.
+     */
+    private <T> T interruptibly(String what, String key, Supplier<T> call) throws InterruptedIOException {
+        if (Thread.currentThread().isInterrupted()) {
+            throw interrupted(what, key, null);
+        }
+        FutureTask<T> task = new FutureTask<>(call::get);
+        Thread thread = Thread.ofVirtual().name("s3-" + what.replace(' ', '-') + "-" + key).start(task);
+        try {
+            return task.get();
+        } catch (InterruptedException e) {
+            thread.interrupt();
+            throw interrupted(what, key, e);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof RuntimeException r) {
+                throw r;
+            }
+            if (cause instanceof Error err) {
+                throw err;
+            }
+            throw new IllegalStateException(cause);
+        }
+    }
+
+    private InterruptedIOException interrupted(String what, String key, Throwable cause) {
+        Thread.currentThread().interrupt();
+        InterruptedIOException interrupted = new InterruptedIOException("interrupted while trying to " + what
+                + " s3://" + bucket + "/" + key);
+        interrupted.initCause(cause);
+        return interrupted;
+    }
+
     private static boolean isNoSuchBucket(S3Exception e) {
         return e.awsErrorDetails() != null && "NoSuchBucket".equals(e.awsErrorDetails().errorCode());
     }
@@ -132,11 +175,7 @@ public final class S3OutputStore implements OutputStore {
         String where = "s3://" + bucket + "/" + key;
         if (e instanceof AbortedException || Thread.currentThread().isInterrupted()
                 || e.getCause() instanceof InterruptedException) {
-            Thread.currentThread().interrupt();
-            InterruptedIOException interrupted = new InterruptedIOException("interrupted while trying to " + what
-                    + " " + where);
-            interrupted.initCause(e);
-            return interrupted;
+            return interrupted(what, key, e);
         }
         String detail = e instanceof S3Exception s3 ? "HTTP " + s3.statusCode()
                 + (s3.awsErrorDetails() != null && s3.awsErrorDetails().errorCode() != null
