@@ -131,8 +131,9 @@ public final class S3OutputStore implements OutputStore {
     }
 
     /**
-     * Runs {@code call} on a virtual thread of its own and waits for it, so that an interrupt ends the wait at once: the
-     * SDK's URL-connection client answers none (its socket reads block on), and its timeout handling clears the flag.
+     * Runs {@code call} on a virtual thread of its own and waits for it, so that an interrupt ends the wait at once:
+     * the SDK's URL-connection client answers none (its socket reads block on), and its timeout handling clears the
+     * flag.
      * Interrupted, the caller gets an {@link InterruptedIOException} with its flag set; the call, interrupted too,
      * ends on its own thread, at the latest at the client's call timeout. What the call throws is thrown as itself.
      */
