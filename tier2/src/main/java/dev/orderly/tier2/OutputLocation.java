@@ -48,14 +48,15 @@ record OutputLocation(Path directory, String bucket, String prefix) {
             throw new IllegalArgumentException("--outputs=" + value + " is not an s3://BUCKET/PREFIX URL: "
                     + e.getMessage());
         }
-        String bucket = uri.getHost();
-        if (bucket == null || uri.getQuery() != null || uri.getFragment() != null || uri.getUserInfo() != null
-                || uri.getPort() != -1) {
+        // The authority, not the host: Java reads no host in logs.2024 (a last label starting with a digit is no
+        // host name), though S3 takes it. A port or a user is no bucket name, so the bucket's own rule refuses them.
+        String bucket = uri.getRawAuthority();
+        if (bucket == null || uri.getQuery() != null || uri.getFragment() != null) {
             throw new IllegalArgumentException("--outputs=" + value + " must be s3://BUCKET/PREFIX (a bucket name,"
                     + " then an optional key prefix)");
         }
         try {
-            S3OutputStore.builder().bucket(bucket); // checks the name
+            S3OutputStore.builder().bucket(bucket);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("--outputs=" + value + ": " + e.getMessage());
         }
