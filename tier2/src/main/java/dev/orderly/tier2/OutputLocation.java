@@ -26,7 +26,9 @@ import software.amazon.awssdk.services.s3.S3Client;
  */
 record OutputLocation(Path directory, String bucket, String prefix) {
 
-    private static final Pattern SAFE_ID = Pattern.compile("[A-Za-z0-9._-]{1,100}");
+    private static final int MAX_ID_LENGTH = 100;
+
+    private static final Pattern SAFE_ID = Pattern.compile("[A-Za-z0-9._-]{1," + MAX_ID_LENGTH + "}");
 
     /**
      * Reads {@code --outputs}.
@@ -63,6 +65,17 @@ record OutputLocation(Path directory, String bucket, String prefix) {
         String prefix = uri.getPath() == null ? "" : uri.getPath().replaceFirst("^/+", "");
         if (!prefix.isEmpty() && !prefix.endsWith("/")) {
             prefix += "/";
+        }
+        // Each job's store takes prefix + R + "/": held to S3OutputStore's rule with the longest R now, else every job
+        // of a request would throw from the builder, a failure the tier1 retries for ever.
+        try {
+            S3OutputStore.builder().prefix(prefix + "r".repeat(MAX_ID_LENGTH) + "/");
+        } catch (IllegalArgumentException e) {
+            String rule = e.getMessage();
+            int was = rule.indexOf(", was '"); // the rest quotes the trial prefix, not the user's
+            throw new IllegalArgumentException("--outputs=" + value + ": the key prefix is too long ("
+                    + prefix.length() + " characters, then a request id of up to " + MAX_ID_LENGTH + " and '/': "
+                    + (was < 0 ? rule : rule.substring(0, was)) + ")");
         }
         return new OutputLocation(null, bucket, prefix);
     }
