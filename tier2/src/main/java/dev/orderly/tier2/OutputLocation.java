@@ -6,6 +6,9 @@ import dev.orderly.grpc.JobOutputs;
 import dev.orderly.s3.S3OutputStore;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.regex.Pattern;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -41,7 +44,7 @@ record OutputLocation(Path directory, String bucket, String prefix) {
                     + "'");
         }
         if (!value.startsWith("s3://")) {
-            return new OutputLocation(Path.of(value), null, null);
+            return new OutputLocation(directory(value), null, null);
         }
         URI uri;
         try {
@@ -78,6 +81,30 @@ record OutputLocation(Path directory, String bucket, String prefix) {
                     + (was < 0 ? rule : rule.substring(0, was)) + ")");
         }
         return new OutputLocation(null, bucket, prefix);
+    }
+
+    /**
+     * {@code value} as a directory that is there or can be made: a file where it, or a directory above it, should be
+     * would fail every job's write, and the tier1 would retry them for ever. One not there yet is left to the first
+     * write to make, as before.
+     */
+    private static Path directory(String value) {
+        Path directory;
+        try {
+            directory = Path.of(value);
+        } catch (InvalidPathException e) {
+            throw new IllegalArgumentException("--outputs=" + value + " is no path: " + e.getMessage());
+        }
+        Path existing = directory.toAbsolutePath();
+        while (existing != null && !Files.exists(existing, LinkOption.NOFOLLOW_LINKS)) {
+            existing = existing.getParent();
+        }
+        if (existing != null && !Files.isDirectory(existing)) {
+            throw new IllegalArgumentException(existing.equals(directory.toAbsolutePath())
+                    ? "--outputs=" + value + " is not a directory; give a directory, or one that does not exist yet"
+                    : "--outputs=" + value + ": " + existing + " is not a directory, so none can be made under it");
+        }
+        return directory;
     }
 
     /** True for {@code s3://} outputs. */

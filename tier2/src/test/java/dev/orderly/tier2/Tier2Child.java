@@ -6,6 +6,7 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -59,6 +60,36 @@ final class Tier2Child implements AutoCloseable {
         } catch (Exception | Error e) {
             stop(p);
             throw e;
+        }
+    }
+
+    /** What a child that ended by itself said: its exit code and its two streams. */
+    record Ended(int code, String out, String err) {
+    }
+
+    /**
+     * Runs a {@code Tier2Main} child that should end by itself (a bad option, a failure to start) and returns what it
+     * said; one still running after {@code bound} is stopped and is an {@link AssertionError} with its output.
+     */
+    static Ended runToExit(Path logs, Duration bound, String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of(
+                ProcessHandle.current().info().command().orElseThrow(),
+                "--enable-native-access=ALL-UNNAMED",
+                "-cp", System.getProperty("java.class.path"),
+                Tier2Main.class.getName(), "--port=0"));
+        command.addAll(List.of(args));
+        Files.createDirectories(logs);
+        Path out = Files.createTempFile(logs, "tier2-", ".out");
+        Path err = Files.createTempFile(logs, "tier2-", ".err");
+        Process p = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        try {
+            if (!p.waitFor(bound.toMillis(), TimeUnit.MILLISECONDS)) {
+                throw new AssertionError("tier2 " + String.join(" ", args) + " still ran after " + bound
+                        + "; it said: " + Files.readString(out).strip() + " / " + Files.readString(err).strip());
+            }
+            return new Ended(p.exitValue(), Files.readString(out).strip(), Files.readString(err).strip());
+        } finally {
+            stop(p);
         }
     }
 
