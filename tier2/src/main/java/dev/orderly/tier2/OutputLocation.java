@@ -31,19 +31,28 @@ record OutputLocation(Path directory, String bucket, String prefix) {
 
     private static final int MAX_ID_LENGTH = 100;
 
+    private static final Pattern LOOKS_LIKE_A_URI = Pattern.compile("[A-Za-z][A-Za-z0-9+.-]*:/");
+
     private static final Pattern SAFE_ID = Pattern.compile("[A-Za-z0-9._-]{1," + MAX_ID_LENGTH + "}");
 
     /**
      * Reads {@code --outputs}.
      *
-     * @throws IllegalArgumentException naming the value if it is neither a directory nor {@code s3://BUCKET[/PREFIX]}
+     * @throws IllegalArgumentException naming the value if it is neither a directory (there, or to be made) nor
+     *         {@code s3://BUCKET[/PREFIX]} (the scheme in any case); any other {@code SCHEME:/...} is refused too
      */
     static OutputLocation parse(String value) {
         if (value.isBlank()) {
             throw new IllegalArgumentException("--outputs must be a directory or s3://BUCKET/PREFIX, was '" + value
                     + "'");
         }
-        if (!value.startsWith("s3://")) {
+        boolean s3 = value.regionMatches(true, 0, "s3://", 0, "s3://".length()); // schemes know no case
+        // A mistyped scheme (s3:/b/p, gs://b/p) would be a local directory of that name, where no tier1 looks.
+        if (!s3 && (LOOKS_LIKE_A_URI.matcher(value).lookingAt() || value.regionMatches(true, 0, "s3:", 0, 3))) {
+            throw new IllegalArgumentException("--outputs=" + value + " looks like a URI, but only s3:// URIs or local"
+                    + " directories are taken (s3://BUCKET/PREFIX, or DIR)");
+        }
+        if (!s3) {
             return new OutputLocation(directory(value), null, null);
         }
         URI uri;
