@@ -137,7 +137,7 @@ public final class Tier2Main implements Callable<Integer> {
             return 2;
         });
         cl.setExecutionExceptionHandler((ex, c, parsed) -> {
-            err.println("tier2: " + firstLine(String.valueOf(ex)));
+            err.println("tier2: " + firstLine(ex instanceof StartFailure ? ex.getMessage() : String.valueOf(ex)));
             err.flush();
             return 1;
         });
@@ -180,6 +180,12 @@ public final class Tier2Main implements Callable<Integer> {
             worker = WorkerLoader.load(workerClass, workerOptions, Thread.currentThread().getContextClassLoader());
         } catch (IllegalArgumentException e) {
             throw new ParameterException(cl, e.getMessage(), e);
+        } catch (VirtualMachineError e) {
+            throw e;
+        } catch (Error e) {
+            // picocli's handler takes exceptions only: an Error (a class missing beside the worker's jar) would be a
+            // stack trace and exit code 16. After a VirtualMachineError nothing is sure, so that one goes on up.
+            throw new StartFailure("can not make the worker: " + e, e);
         }
         JobOutputs jobOutputs = location.isS3() ? s3Outputs(cl, location) : location.inDirectory();
         Tier2Server.Builder builder = Tier2Server.builder().host(host).port(port).maxConcurrentJobs(maxConcurrent)
@@ -235,6 +241,13 @@ public final class Tier2Main implements Callable<Integer> {
     private static void check(CommandLine cl, String option, boolean ok, Object value, String rule) {
         if (!ok) {
             throw new ParameterException(cl, option + " must be " + rule + ", was " + value);
+        }
+    }
+
+    /** A failure to start whose message is the whole line to print, without the exception's class. */
+    private static final class StartFailure extends Exception {
+        StartFailure(String message, Throwable cause) {
+            super(message, cause);
         }
     }
 
