@@ -35,15 +35,29 @@ final class WorkerLoader {
         Class<?> type;
         try {
             type = Class.forName(className, true, loader);
-        } catch (ClassNotFoundException | LinkageError e) {
+        } catch (ClassNotFoundException e) {
             throw new IllegalArgumentException("--worker=" + className + ": no such class on the class path ("
                     + e + ")");
+        } catch (ExceptionInInitializerError e) {
+            throw failedToInitialize(className, e);
+        } catch (LinkageError e) {
+            // Asked again, a class whose initializer threw is a NoClassDefFoundError caused by the first failure.
+            if (e.getCause() instanceof ExceptionInInitializerError first) {
+                throw failedToInitialize(className, first);
+            }
+            throw new IllegalArgumentException("--worker=" + className + " can not be loaded (" + e + ")");
         }
         if (!JobWorker.class.isAssignableFrom(type) && !JobWorkerProvider.class.isAssignableFrom(type)) {
             throw new IllegalArgumentException("--worker=" + className + " is neither a " + JobWorker.class.getName()
                     + " nor a " + JobWorkerProvider.class.getName());
         }
         return new Candidate(type, () -> instantiate(type, "--worker=" + className));
+    }
+
+    /** The class is there, so "no such class" would send one looking for a jar: what its initializer threw is why. */
+    private static IllegalArgumentException failedToInitialize(String className, ExceptionInInitializerError e) {
+        return new IllegalArgumentException("--worker=" + className + " failed to initialize: "
+                + (e.getCause() != null ? e.getCause() : e.getMessage()));
     }
 
     private static Candidate registered(ClassLoader loader) {
