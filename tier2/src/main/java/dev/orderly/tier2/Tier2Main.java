@@ -1,6 +1,5 @@
 package dev.orderly.tier2;
 
-import dev.orderly.grpc.JobOutputs;
 import dev.orderly.grpc.JobWorker;
 import dev.orderly.grpc.Tier2Server;
 import dev.orderly.s3.S3Clients;
@@ -175,23 +174,8 @@ public final class Tier2Main implements Callable<Integer> {
             throw new ParameterException(cl, "--s3-endpoint=" + s3Endpoint + " needs s3:// outputs, but --outputs="
                     + outputs);
         }
-        JobWorker worker;
-        try {
-            worker = WorkerLoader.load(workerClass, workerOptions, Thread.currentThread().getContextClassLoader());
-        } catch (IllegalArgumentException e) {
-            throw new ParameterException(cl, e.getMessage(), e);
-        } catch (VirtualMachineError e) {
-            throw e;
-        } catch (Error e) {
-            // picocli's handler takes exceptions only: an Error (a class missing beside the worker's jar) would be a
-            // stack trace and exit code 16. After a VirtualMachineError nothing is sure, so that one goes on up.
-            throw new StartFailure("can not make the worker: " + e, e);
-        }
-        JobOutputs jobOutputs = location.isS3() ? s3Outputs(cl, location) : location.inDirectory();
         Tier2Server.Builder builder = Tier2Server.builder().host(host).port(port).maxConcurrentJobs(maxConcurrent)
-                .drainGrace(drainGrace).instanceName(host + ":" + port)
-                .outputs(jobOutputs)
-                .worker(worker);
+                .drainGrace(drainGrace).instanceName(host + ":" + port);
         if (executionTimeout != null) {
             builder.executionTimeout(executionTimeout);
         }
@@ -201,10 +185,39 @@ public final class Tier2Main implements Callable<Integer> {
         if (healthPort != null) {
             builder.healthPort(healthPort);
         }
+        // Every option before the worker is made or the bucket asked: a bad --host came out as the bucket's failure,
+        // exit 1, after a check that may wait on the network for 90 s.
         security.apply(cl, builder, host);
-        Tier2Server server = builder.build();
-        Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().name("tier2-drain").unstarted(server::close));
-        server.start();
+        S3Client client = location.isS3() ? s3Client(cl) : null;
+        Tier2Server server = null;
+        Thread drain = null;
+        try {
+            builder.worker(worker(cl));
+            if (client != null) {
+                checkBucket(client, location);
+            }
+            builder.outputs(client != null ? location.inBucket(client) : location.inDirectory());
+            server = builder.build();
+            drain = Thread.ofPlatform().name("tier2-drain").unstarted(server::close);
+            Runtime.getRuntime().addShutdownHook(drain);
+            server.start();
+        } catch (Throwable e) {
+            // Run by execute(), the JVM may live on: nothing that failed to start is left open behind it.
+            if (drain != null) {
+                try {
+                    Runtime.getRuntime().removeShutdownHook(drain);
+                } catch (IllegalStateException shuttingDown) {
+                    // the hook runs, or ran: it closes the server itself
+                }
+            }
+            if (server != null) {
+                server.close();
+            }
+            if (client != null) {
+                client.close();
+            }
+            throw e;
+        }
         out.println("listening on " + host + ":" + server.port());
         if (healthPort != null) {
             out.println("health on " + host + ":" + server.healthPort());
@@ -214,23 +227,39 @@ public final class Tier2Main implements Callable<Integer> {
         return 0;
     }
 
-    /** A client for the bucket, checked once (HEAD bucket) so that a wrong bucket or key fails the start, not jobs. */
-    private JobOutputs s3Outputs(CommandLine cl, OutputLocation location) {
-        S3Client client;
+    /** The worker, made by its provider from the options Tier2Main does not know. */
+    private JobWorker worker(CommandLine cl) throws Exception {
         try {
-            client = S3Clients.create(s3Endpoint, null);
+            return WorkerLoader.load(workerClass, workerOptions, Thread.currentThread().getContextClassLoader());
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(cl, e.getMessage(), e);
+        } catch (VirtualMachineError e) {
+            throw e;
+        } catch (Error e) {
+            // picocli's handler takes exceptions only: an Error (a class missing beside the worker's jar) would be a
+            // stack trace and exit code 16. After a VirtualMachineError nothing is sure, so that one goes on up.
+            throw new StartFailure("can not make the worker: " + e, e);
+        }
+    }
+
+    /** A client for {@code --s3-endpoint}, which it checks; it contacts nothing yet. */
+    private S3Client s3Client(CommandLine cl) {
+        try {
+            return S3Clients.create(s3Endpoint, null);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(cl, "--s3-endpoint: " + e.getMessage(), e);
         }
+    }
+
+    /** One HEAD of the bucket, so that a wrong bucket or key fails the start, not the jobs. */
+    private void checkBucket(S3Client client, OutputLocation location) {
         try {
             client.headBucket(r -> r.bucket(location.bucket()));
         } catch (RuntimeException e) {
-            client.close();
             throw new IllegalStateException("can not reach bucket " + location.bucket()
                     + (s3Endpoint == null ? " on AWS S3" : " at " + s3Endpoint) + ": " + firstLine(String.valueOf(
                             e.getMessage())), e);
         }
-        return location.inBucket(client);
     }
 
     private static String firstLine(String s) {
