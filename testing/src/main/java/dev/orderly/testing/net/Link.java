@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -17,8 +18,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * One proxied connection: the accepted client socket, the socket to the target, and a reader and a writer per
  * direction, with a delay line between them.
  *
- * <p>Invariants, guarded by {@code lock}: {@code upstream} is set once, after the connect; once {@code reset} is true
- * both sockets are (or, for an upstream still connecting, will be) closed and every pump thread is interrupted;
+ * <p>Invariants, guarded by {@code lock}: {@code connecting} is the upstream socket while its connect is under way,
+ * {@code upstream} the same socket once connected (set once); once {@code reset} is true both sockets are closed (a
+ * connect under way fails at once) and every pump thread is interrupted;
  * {@code endedDirections} counts directions whose writer saw the end of its stream (0..2), and at 2 the link closes.
  */
 final class Link {
@@ -29,6 +31,8 @@ final class Link {
     private final Socket client;
     private final InetSocketAddress target;
     private final ReentrantLock lock = new ReentrantLock();
+    // guarded by lock
+    private Socket connecting;
     // guarded by lock
     private Socket upstream;
     // guarded by lock
@@ -44,8 +48,40 @@ final class Link {
         this.target = target;
     }
 
+    // written once, by start, before the thread runs; read by the thread that closes the proxy
+    private volatile Thread connector;
+
     void start() {
-        daemon(this::connect, "tcp-proxy-connect-" + client.getPort()).start();
+        Thread thread = daemon(this::connect, "tcp-proxy-connect-" + client.getPort());
+        connector = thread;
+        thread.start();
+    }
+
+    /**
+     * After {@link #reset()}: waits, up to {@code atMost} in all, for the link's threads (its connect, its pumps) to
+     * end, which they do at once once its sockets are closed. Returns whether they all did.
+     */
+    boolean awaitThreads(Duration atMost) throws InterruptedException {
+        long deadline = System.nanoTime() + atMost.toNanos();
+        List<Thread> threads = new ArrayList<>();
+        Thread c = connector;
+        if (c != null) {
+            threads.add(c);
+        }
+        lock.lock();
+        try {
+            threads.addAll(pumps);
+        } finally {
+            lock.unlock();
+        }
+        for (Thread thread : threads) {
+            long left = Math.max(0, deadline - System.nanoTime());
+            if (thread != Thread.currentThread() && thread.isAlive()
+                    && !thread.join(Duration.ofNanos(Math.max(left, 1)))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Closes both sockets at once with a reset (no orderly shutdown) and stops the pumps. Idempotent. */
@@ -58,7 +94,8 @@ final class Link {
                 return;
             }
             reset = true;
-            up = upstream;
+            // A connect under way is closed too: it fails at once, instead of reaching the target after the reset.
+            up = upstream != null ? upstream : connecting;
             toInterrupt = List.copyOf(pumps);
         } finally {
             lock.unlock();
@@ -73,6 +110,15 @@ final class Link {
 
     private void connect() {
         Socket up = new Socket();
+        lock.lock();
+        try {
+            if (reset) {
+                return;
+            }
+            connecting = up;
+        } finally {
+            lock.unlock();
+        }
         try {
             up.setTcpNoDelay(true);
             client.setTcpNoDelay(true);
@@ -85,6 +131,7 @@ final class Link {
         boolean broken = false;
         lock.lock();
         try {
+            connecting = null;
             if (reset) {
                 abort(up);
                 return;

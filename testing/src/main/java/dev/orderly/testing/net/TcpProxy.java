@@ -176,7 +176,8 @@ public final class TcpProxy implements AutoCloseable {
         } catch (IOException e) {
             // Closing a listening socket has nothing left to fail on that the caller could act on.
         }
-        for (Link link : drainLinks(true)) {
+        List<Link> links = drainLinks(true);
+        for (Link link : links) {
             link.reset();
         }
         // The JDK closes a socket that a thread is blocked accepting on only once that thread has left accept; until
@@ -185,6 +186,13 @@ public final class TcpProxy implements AutoCloseable {
         try {
             if (!acceptor.join(Duration.ofSeconds(10))) {
                 throw new IllegalStateException("tcp proxy: the acceptor of " + address() + " did not stop in 10 s");
+            }
+            // Nothing the proxy started outlives close: a connect to the target under way, the pumps.
+            for (Link link : links) {
+                if (!link.awaitThreads(Duration.ofSeconds(10))) {
+                    throw new IllegalStateException("tcp proxy: a connection of " + address()
+                            + " did not stop in 10 s");
+                }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
