@@ -55,7 +55,12 @@ final class Fleet implements AutoCloseable {
             }
             return fleet;
         } catch (IOException | InterruptedException | RuntimeException e) {
-            fleet.close();
+            // The start's own failure is what the report needs: one of the close keeps it, as suppressed.
+            try {
+                fleet.close();
+            } catch (IOException | InterruptedException | RuntimeException closing) {
+                e.addSuppressed(closing);
+            }
             throw e;
         }
     }
@@ -115,11 +120,46 @@ final class Fleet implements AutoCloseable {
         if (tier1 != null) {
             every.add(tier1);
         }
+        // Each one whatever the others do: a process that will not close, or a link that will not come back, must not
+        // leave the rest running or down for the next test. The first failure is thrown, the others suppressed in it.
+        Exception first = null;
+        boolean interrupted = false;
         for (HostProcess p : every) {
-            p.close();
+            try {
+                p.close();
+            } catch (InterruptedException e) {
+                interrupted = true;
+                first = keep(first, e);
+            } catch (RuntimeException e) {
+                first = keep(first, e);
+            }
         }
         for (Host h : Network.hosts()) {
-            network.restore(h);
+            try {
+                network.restore(h);
+            } catch (IOException | RuntimeException e) {
+                first = keep(first, e);
+            }
         }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        if (first instanceof IOException e) {
+            throw e;
+        }
+        if (first instanceof InterruptedException e) {
+            throw e;
+        }
+        if (first instanceof RuntimeException e) {
+            throw e;
+        }
+    }
+
+    private static Exception keep(Exception first, Exception next) {
+        if (first == null) {
+            return next;
+        }
+        first.addSuppressed(next);
+        return first;
     }
 }

@@ -112,7 +112,12 @@ final class Network implements AutoCloseable {
             net.build();
             return net;
         } catch (IOException | RuntimeException e) {
-            net.close();
+            // The build's own failure is what the report needs: one of the close keeps it, as suppressed.
+            try {
+                net.close();
+            } catch (IOException | RuntimeException closing) {
+                e.addSuppressed(closing);
+            }
             throw e;
         }
     }
