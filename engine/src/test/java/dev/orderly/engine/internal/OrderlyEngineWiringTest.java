@@ -7,9 +7,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.orderly.api.EngineConfig;
 import dev.orderly.api.Request;
+import dev.orderly.api.RequestFailedException;
+import dev.orderly.api.RequestListener;
 import dev.orderly.api.RequestPlan;
+import dev.orderly.api.RequestResult;
 import dev.orderly.api.Tier2Client;
 import dev.orderly.engine.InMemoryOutputStore;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -63,9 +68,18 @@ class OrderlyEngineWiringTest {
 
         // The hook is the caller's own code, run as the scope makes each thread (here the first: the owner this
         // platform caller waits for): its exception is not a failure of the request's work, and is not wrapped as one.
-        IllegalStateException thrown = assertThrows(IllegalStateException.class, () -> engine.run(smallRequest()));
+        List<Throwable> heard = new CopyOnWriteArrayList<>();
+        Request request = smallRequest().withListener(new RequestListener() {
+            @Override
+            public void onRequestFailed(RequestResult soFar, RequestFailedException failure) {
+                heard.add(failure.getCause());
+            }
+        });
+        IllegalStateException thrown = assertThrows(IllegalStateException.class, () -> engine.run(request));
         assertSame(hookFailed, thrown);
         assertTrue(engine.jobCap().shares().isEmpty(), "shares left behind: " + engine.jobCap().shares());
+        // The request still ends for its listener, as every request that started does.
+        assertEquals(List.of(hookFailed), heard);
     }
 
     /**
