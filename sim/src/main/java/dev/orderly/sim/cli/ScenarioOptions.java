@@ -6,6 +6,7 @@ import dev.orderly.sim.fleet.FleetConfig;
 import dev.orderly.sim.fleet.TimeScale;
 import dev.orderly.sim.run.Scenario;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import picocli.CommandLine;
@@ -118,7 +119,8 @@ final class ScenarioOptions {
     private Integer maxConcurrentJobs;
 
     @Option(names = "--unreachable-rate", paramLabel = "P", defaultValue = "0.01",
-            description = "Fault: probability a dial finds no healthy upstream (default: ${DEFAULT-VALUE}).")
+            description = "Fault: probability a dial finds no healthy upstream, >= 0 and < 1 (at 1 no dial would ever"
+                    + " get in) (default: ${DEFAULT-VALUE}).")
     private double unreachableRate;
 
     @Option(names = "--timeout-rate", paramLabel = "P", defaultValue = "0.005",
@@ -162,11 +164,17 @@ final class ScenarioOptions {
         check(cl, "--slots", slots >= 1 && slots <= 10_000, slots, "between 1 and 10000");
         check(cl, "--job-duration", jobDuration.isPositive(), DurationConverter.format(jobDuration), "> 0");
         check(cl, "--job-spread", jobSpread >= 0 && jobSpread <= 3, jobSpread, "between 0 and 3");
-        check(cl, "--unreachable-rate", isRate(unreachableRate), unreachableRate, "between 0 and 1");
-        check(cl, "--timeout-rate", isRate(timeoutRate), timeoutRate, "between 0 and 1");
-        check(cl, "--retryable-rate", isRate(retryableRate), retryableRate, "between 0 and 1");
-        check(cl, "--fatal-rate", isRate(fatalRate), fatalRate, "between 0 and 1");
-        check(cl, "--missing-output-rate", isRate(missingOutputRate), missingOutputRate, "between 0 and 1");
+        // At 1 no dial ever gets in and every job redials for ever: the run would never end. The per-admission
+        // rates may be 1: the engine's retry limits (and its re-run limit) then fail the request, which ends it.
+        check(cl, "--unreachable-rate", unreachableRate >= 0 && unreachableRate < 1,
+                written(cl, "--unreachable-rate", unreachableRate), ">= 0 and < 1");
+        check(cl, "--timeout-rate", isRate(timeoutRate), written(cl, "--timeout-rate", timeoutRate),
+                "between 0 and 1");
+        check(cl, "--retryable-rate", isRate(retryableRate), written(cl, "--retryable-rate", retryableRate),
+                "between 0 and 1");
+        check(cl, "--fatal-rate", isRate(fatalRate), written(cl, "--fatal-rate", fatalRate), "between 0 and 1");
+        check(cl, "--missing-output-rate", isRate(missingOutputRate),
+                written(cl, "--missing-output-rate", missingOutputRate), "between 0 and 1");
         double perAdmission = timeoutRate + retryableRate + fatalRate + missingOutputRate;
         if (perAdmission > 1) {
             throw new ParameterException(cl, String.format(Locale.ROOT,
@@ -245,6 +253,21 @@ final class ScenarioOptions {
         if (!ok) {
             throw new ParameterException(cl, option + " must be " + rule + ", was " + value);
         }
+    }
+
+    /**
+     * {@code option}'s value as it was written, quoted: a double read back prints {@code 1.0} for {@code 1}, which is
+     * not what the person typed. The default's value when the option was not given.
+     */
+    static String written(CommandLine cl, String option, Object value) {
+        CommandLine.ParseResult parsed = cl.getParseResult();
+        if (parsed != null && parsed.hasMatchedOption(option)) {
+            List<String> strings = parsed.matchedOption(option).originalStringValues();
+            if (!strings.isEmpty()) {
+                return "'" + strings.getLast() + "'";
+            }
+        }
+        return "'" + value + "'";
     }
 
     private static boolean isRate(double p) {
