@@ -38,6 +38,20 @@ final class ScenarioOptions {
      */
     static final double MAX_TIME_SCALE = 200;
 
+    /**
+     * The slowest time scale: a simulated second lasts at most a wall second. Below it a run only gets slower (at
+     * 0.01 the default scenario would take over an hour, at 1e-9 for ever) and measures nothing real time does not.
+     */
+    static final double MIN_TIME_SCALE = 1;
+
+    /** The rule of {@code --time-scale}, as every command that takes it says it. */
+    static final String TIME_SCALE_RULE = ">= " + (int) MIN_TIME_SCALE + " and <= " + (int) MAX_TIME_SCALE;
+
+    /** Whether {@code scale} is a time scale every command takes. */
+    static boolean isTimeScale(double scale) {
+        return scale >= MIN_TIME_SCALE && scale <= MAX_TIME_SCALE;
+    }
+
     /** The simulator's failure delay unless set: the engine's 5 s would make short simulated runs mostly waiting. */
     private static final Duration DEFAULT_FAILURE_DELAY = Duration.ofSeconds(1);
 
@@ -146,8 +160,9 @@ final class ScenarioOptions {
     private long seed;
 
     @Option(names = "--time-scale", paramLabel = "X", defaultValue = "10",
-            description = "Simulated seconds per wall-clock second, at most 200; past about 30 on 2 cores the"
-                    + " unordered baseline can no longer redial on time (default: ${DEFAULT-VALUE}).")
+            description = "Simulated seconds per wall-clock second, 1..200 (at 1 a simulated second lasts a wall"
+                    + " second); past about 30 on 2 cores the unordered baseline can no longer redial on time"
+                    + " (default: ${DEFAULT-VALUE}).")
     private double timeScale;
 
     /**
@@ -181,8 +196,7 @@ final class ScenarioOptions {
                     "--timeout-rate + --retryable-rate + --fatal-rate + --missing-output-rate must be <= 1, was %s",
                     perAdmission));
         }
-        check(cl, "--time-scale", timeScale > 0 && timeScale <= MAX_TIME_SCALE, timeScale,
-                "> 0 and <= " + (int) MAX_TIME_SCALE);
+        check(cl, "--time-scale", isTimeScale(timeScale), written(cl, "--time-scale", timeScale), TIME_SCALE_RULE);
         check(cl, "--client-time", !clientTime.isNegative(), DurationConverter.format(clientTime), ">= 0");
         EngineConfig engine = engine(cl, env);
         FaultRates faults = new FaultRates(unreachableRate, timeoutRate, retryableRate, fatalRate, missingOutputRate);

@@ -109,7 +109,7 @@ final class SweepCommand implements Callable<Integer> {
     private long seed;
 
     @Option(names = "--time-scale", paramLabel = "X", defaultValue = "10",
-            description = "Simulated seconds per wall-clock second, at most 200 (default: ${DEFAULT-VALUE}).")
+            description = "Simulated seconds per wall-clock second, 1..200 (default: ${DEFAULT-VALUE}).")
     private double timeScale;
 
     @Option(names = {"-o", "--output"}, paramLabel = "FILE", defaultValue = "orderly-out/sweep.svg",
@@ -211,8 +211,9 @@ final class SweepCommand implements Callable<Integer> {
         check("--refused-delay", refusedDelay.isPositive(), DurationConverter.format(refusedDelay), "> 0");
         check("--job-spread", jobSpread >= 0 && jobSpread <= 3, jobSpread, "between 0 and 3");
         check("--client-time", !clientTime.isNegative(), DurationConverter.format(clientTime), ">= 0");
-        check("--time-scale", timeScale > 0 && timeScale <= ScenarioOptions.MAX_TIME_SCALE, timeScale,
-                "> 0 and <= " + (int) ScenarioOptions.MAX_TIME_SCALE);
+        check("--time-scale", ScenarioOptions.isTimeScale(timeScale),
+                ScenarioOptions.written(spec.commandLine(), "--time-scale", timeScale),
+                ScenarioOptions.TIME_SCALE_RULE);
     }
 
     private void check(String option, boolean ok, Object value, String rule) {
