@@ -9,10 +9,11 @@ import java.util.Arrays;
 /**
  * The client of one tenant's request: it checks that every segment arrives once, in order, with the output its job
  * wrote, spends {@code readTime} (simulated) on each, and tells the {@link TenantRecorder} when it received each
- * segment and how long it had waited with nothing to read.
+ * segment and when it is done reading it; the recorder counts the waits between (and the last one, if the request
+ * fails).
  *
- * <p>The engine calls it from one thread at a time; {@code idleSince} and {@code expected} are only touched there,
- * and each call happens-after the previous one (the engine hands segments over in order).
+ * <p>The engine calls it from one thread at a time; {@code expected} is only touched there, and each call
+ * happens-after the previous one (the engine hands segments over in order).
  */
 final class SimulatedClient implements SegmentConsumer {
 
@@ -21,7 +22,6 @@ final class SimulatedClient implements SegmentConsumer {
     private final TimeScale timeScale;
     private final Duration readTime;
     private long expected;
-    private long idleSince;
 
     SimulatedClient(TenantDoor tier2, TenantRecorder recorder, TimeScale timeScale, Duration readTime) {
         this.tier2 = tier2;
@@ -40,9 +40,9 @@ final class SimulatedClient implements SegmentConsumer {
         if (!Arrays.equals(output, tier2.expectedOutput(segment))) {
             throw new IllegalStateException(tier2.name() + ": segment " + segment + " has the wrong output");
         }
-        recorder.delivered(segment, idleSince, at);
+        recorder.delivered(segment, at);
         expected++;
         timeScale.sleep(readTime);
-        idleSince = System.nanoTime() - recorder.origin();
+        recorder.clientWaiting(System.nanoTime() - recorder.origin());
     }
 }

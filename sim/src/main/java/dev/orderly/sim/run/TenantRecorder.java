@@ -78,6 +78,11 @@ public final class TenantRecorder implements RequestListener {
     private long delivered;
     // guarded by lock
     private long clientIdleNanos;
+    // guarded by lock; since when the client has been waiting for a segment, -1 while it reads or once the request
+    // ended. It waits from the run's start.
+    private long clientIdleSince;
+    // guarded by lock
+    private boolean ended;
     // guarded by lock
     private long dials;
     // guarded by lock
@@ -247,6 +252,14 @@ public final class TenantRecorder implements RequestListener {
             for (JobKey key : List.copyOf(open.keySet())) {
                 close(key, at, completed ? JobTrace.Ending.ABANDONED : JobTrace.Ending.CANCELLED);
             }
+            // A failure ends the client's wait for a segment that will never come: that wait was a stall too (it was
+            // counted only when a segment arrived, so a request that failed before any reported none). After the
+            // last segment of a completed request the client waits for nothing.
+            if (!completed && clientIdleSince >= 0) {
+                clientIdleNanos += Math.max(0, at - clientIdleSince);
+            }
+            clientIdleSince = -1;
+            ended = true;
         } finally {
             lock.unlock();
         }
@@ -286,13 +299,28 @@ public final class TenantRecorder implements RequestListener {
         }
     }
 
-    /** The client received {@code segment} at {@code at}, having waited since {@code idleSince} with nothing to read. */
-    void delivered(long segment, long idleSince, long at) {
+    /** The client received {@code segment} at {@code at}; it reads it until it calls {@link #clientWaiting}. */
+    void delivered(long segment, long at) {
         lock.lock();
         try {
             deliveredAt[(int) segment] = at;
             delivered++;
-            clientIdleNanos += Math.max(0, at - idleSince);
+            if (clientIdleSince >= 0) {
+                clientIdleNanos += Math.max(0, at - clientIdleSince);
+            }
+            clientIdleSince = -1;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The client has read its last segment at {@code at} and waits for the next one. */
+    void clientWaiting(long at) {
+        lock.lock();
+        try {
+            if (!ended) {
+                clientIdleSince = at;
+            }
         } finally {
             lock.unlock();
         }
