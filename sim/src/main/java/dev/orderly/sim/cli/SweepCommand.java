@@ -127,8 +127,10 @@ final class SweepCommand implements Callable<Integer> {
     public Integer call() throws InterruptedException {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        EngineConfig engine = engine();
+        // The options first: built into the engine's configuration unchecked, a bad one was blamed on the
+        // environment, in Java's words.
         checkOptions();
+        EngineConfig engine = engine();
         Admission admission = admissionOptions.toAdmission(spec.commandLine());
         Path chart = OutputPath.check(spec.commandLine(), "--output", output);
         long started = System.nanoTime();
@@ -188,11 +190,16 @@ final class SweepCommand implements Callable<Integer> {
     }
 
     private EngineConfig engine() {
+        EngineConfig fromEnv;
         try {
-            return EngineConfig.fromEnvironment(parent.environment()).toBuilder()
-                    .refusedDelay(refusedDelay).failureDelay(FAILURE_DELAY).build();
+            fromEnv = EngineConfig.fromEnvironment(parent.environment());
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), "environment: " + e.getMessage());
+        }
+        try {
+            return fromEnv.toBuilder().refusedDelay(refusedDelay).failureDelay(FAILURE_DELAY).build();
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
         }
     }
 
@@ -208,7 +215,9 @@ final class SweepCommand implements Callable<Integer> {
         check("--workers", workers >= 1 && workers <= 10_000, workers, "between 1 and 10000");
         check("--tenants", tenants >= 1 && tenants <= 1_000, tenants, "between 1 and 1000");
         check("--slots", slots >= 1 && slots <= 10_000, slots, "between 1 and 10000");
-        check("--refused-delay", refusedDelay.isPositive(), DurationConverter.format(refusedDelay), "> 0");
+        check("--refused-delay", refusedDelay.isPositive(),
+                ScenarioOptions.written(spec.commandLine(), "--refused-delay", DurationConverter.format(refusedDelay)),
+                "> 0");
         check("--job-spread", jobSpread >= 0 && jobSpread <= 3, jobSpread, "between 0 and 3");
         check("--client-time", !clientTime.isNegative(), DurationConverter.format(clientTime), ">= 0");
         check("--time-scale", ScenarioOptions.isTimeScale(timeScale),
