@@ -46,7 +46,10 @@ import picocli.CommandLine.Spec;
                     + " ratios ordered/unordered, ordered/oracle and waiting room/oracle of mean delivery, first"
                     + " segment and total, and draws them as an SVG line chart.",
             "The fleet has --slots slots per instance and as many instances as the fullness asks:"
-                    + " tenants x workers / (fullness x slots). No faults are injected."},
+                    + " tenants x workers / (fullness x slots). No faults are injected.",
+            "The engine reads its environment variables as orderly does (see orderly --help); the two delays,"
+                    + " SUBSTREAMS_WORKER_OVERLOADED_RETRY_DELAY and _FAILED_RETRY_DELAY, as simulated time, and"
+                    + " --refused-delay overrides the first."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:every request delivered every segment", "1:a request failed, or the chart could not be"
                 + " written", "2:bad option or value"})
@@ -90,9 +93,9 @@ final class SweepCommand implements Callable<Integer> {
             description = "Concurrent jobs per instance (default: ${DEFAULT-VALUE}).")
     private int slots;
 
-    @Option(names = "--refused-delay", paramLabel = "DURATION", defaultValue = "100ms",
-            converter = DurationConverter.class,
-            description = "Engine: wait before a refused job dials again (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--refused-delay", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "Engine: wait before a refused job dials again, > 0; the job durations are multiples of it"
+                    + " (default: 100ms, or $SUBSTREAMS_WORKER_OVERLOADED_RETRY_DELAY, read as simulated time).")
     private Duration refusedDelay;
 
     @Option(names = "--job-spread", paramLabel = "SIGMA", defaultValue = "0.4",
@@ -121,6 +124,7 @@ final class SweepCommand implements Callable<Integer> {
 
     private static final List<Strategy> STRATEGIES = List.of(Strategy.ORDERED, Strategy.UNORDERED, Strategy.ORACLE,
             Strategy.WAITING);
+    /** The failure delay unless its variable sets it: the main command's, for the same reason. */
     private static final Duration FAILURE_DELAY = Duration.ofSeconds(1);
 
     @Override
@@ -135,8 +139,10 @@ final class SweepCommand implements Callable<Integer> {
         Path chart = OutputPath.check(spec.commandLine(), "--output", output);
         long started = System.nanoTime();
         out.printf(Locale.ROOT, "orderly sweep: %d tenants x %d segments x %s, %d workers each, %d slots per"
-                        + " instance, refused delay %s, client %s, no faults, seed %d, time scale %s%n",
-                tenants, segments, RunSupport.stages(stages), workers, slots, DurationConverter.format(refusedDelay),
+                        + " instance, refused delay %s, failure delay %s, client %s, no faults, seed %d, time scale"
+                        + " %s%n",
+                tenants, segments, RunSupport.stages(stages), workers, slots,
+                DurationConverter.format(engine.refusedDelay()), DurationConverter.format(engine.failureDelay()),
                 DurationConverter.format(clientTime), seed, timeScale);
         out.flush();
         RunSupport.warmUp();
@@ -178,7 +184,7 @@ final class SweepCommand implements Callable<Integer> {
         try {
             new SweepChart(String.format(Locale.ROOT, "orderly sweep: %d tenants x %d segments x %s, %d"
                             + " workers each, refused delay %s, seed %d", tenants, segments, RunSupport.stages(stages), workers,
-                    DurationConverter.format(refusedDelay), seed), points).write(chart);
+                    DurationConverter.format(engine.refusedDelay()), seed), points).write(chart);
             out.println("chart: " + chart);
         } catch (IOException e) {
             err.println("orderly: cannot write the chart to " + chart + ": " + OutputPath.describe(e));
@@ -196,8 +202,20 @@ final class SweepCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), "environment: " + e.getMessage());
         }
+        EngineConfig.Builder b = fromEnv.toBuilder();
+        // As the main command: the variables set the delays, an option overrides its variable.
+        if (!parent.environment().containsKey(EngineConfig.ENV_FAILURE_DELAY)) {
+            b.failureDelay(FAILURE_DELAY);
+        }
+        if (refusedDelay != null) {
+            b.refusedDelay(refusedDelay);
+        } else if (!fromEnv.refusedDelay().isPositive()) {
+            throw new ParameterException(spec.commandLine(), "environment: " + EngineConfig.ENV_REFUSED_DELAY
+                    + " must be > 0 for orderly sweep (its job durations are multiples of it), was '"
+                    + parent.environment().get(EngineConfig.ENV_REFUSED_DELAY) + "'");
+        }
         try {
-            return fromEnv.toBuilder().refusedDelay(refusedDelay).failureDelay(FAILURE_DELAY).build();
+            return b.build();
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
@@ -215,9 +233,10 @@ final class SweepCommand implements Callable<Integer> {
         check("--workers", workers >= 1 && workers <= 10_000, workers, "between 1 and 10000");
         check("--tenants", tenants >= 1 && tenants <= 1_000, tenants, "between 1 and 1000");
         check("--slots", slots >= 1 && slots <= 10_000, slots, "between 1 and 10000");
-        check("--refused-delay", refusedDelay.isPositive(),
-                ScenarioOptions.written(spec.commandLine(), "--refused-delay", DurationConverter.format(refusedDelay)),
-                "> 0");
+        if (refusedDelay != null) {
+            check("--refused-delay", refusedDelay.isPositive(), ScenarioOptions.written(spec.commandLine(),
+                    "--refused-delay", DurationConverter.format(refusedDelay)), "> 0");
+        }
         check("--job-spread", jobSpread >= 0 && jobSpread <= 3, jobSpread, "between 0 and 3");
         check("--client-time", !clientTime.isNegative(), DurationConverter.format(clientTime), ">= 0");
         check("--time-scale", ScenarioOptions.isTimeScale(timeScale),
@@ -234,11 +253,11 @@ final class SweepCommand implements Callable<Integer> {
     /** The scenario of one point: as many instances as the fullness asks for, at least one. */
     private Scenario scenario(EngineConfig engine, double jobRatio, double full) {
         int instances = (int) Math.max(1, Math.round(tenants * workers / (full * slots)));
-        Duration job = Duration.ofNanos(Math.round(refusedDelay.toNanos() * jobRatio));
+        Duration job = Duration.ofNanos(Math.round(engine.refusedDelay().toNanos() * jobRatio));
         FleetConfig fleet = new FleetConfig(instances, slots, job, jobSpread, FaultRates.NONE, seed,
                 new TimeScale(timeScale));
-        return new Scenario(segments, stages, workers, tenants, fleet, clientTime, refusedDelay, FAILURE_DELAY,
-                engine);
+        return new Scenario(segments, stages, workers, tenants, fleet, clientTime, engine.refusedDelay(),
+                engine.failureDelay(), engine);
     }
 
     private double actualFullness(Scenario s) {
