@@ -30,7 +30,10 @@ final class ParameterMessages {
             return unmatched(ex.getCommandLine().getCommandSpec(), unmatched.getUnmatched());
         }
         if (ex.getArgSpec() instanceof OptionSpec option && ex.getValue() != null && ex.getCause() != null) {
-            Optional<String> kind = kindOf(option.type());
+            // A list option (sweep's --job-ratios) is judged by its elements: its own type, List, is no kind of number.
+            Class<?>[] elements = option.auxiliaryTypes();
+            Optional<String> kind = kindOf(option.isMultiValue() && elements.length == 1 ? elements[0]
+                    : option.type());
             if (kind.isPresent()) {
                 return option.longestName() + " must be " + kind.get() + ", was '" + ex.getValue() + "'";
             }
