@@ -28,12 +28,7 @@ final class Tier2Child implements AutoCloseable {
     }
 
     static Tier2Child start(Path logs, Map<String, String> env, String... args) throws Exception {
-        List<String> command = new ArrayList<>(List.of(
-                ProcessHandle.current().info().command().orElseThrow(),
-                "--enable-native-access=ALL-UNNAMED",
-                "-cp", System.getProperty("java.class.path"),
-                Tier2Main.class.getName(), "--port=0"));
-        command.addAll(List.of(args));
+        List<String> command = command(args);
         Files.createDirectories(logs);
         Path log = Files.createTempFile(logs, "tier2-", ".log");
         ProcessBuilder pb = new ProcessBuilder(command).redirectError(log.toFile());
@@ -72,12 +67,7 @@ final class Tier2Child implements AutoCloseable {
      * said; one still running after {@code bound} is stopped and is an {@link AssertionError} with its output.
      */
     static Ended runToExit(Path logs, Duration bound, String... args) throws Exception {
-        List<String> command = new ArrayList<>(List.of(
-                ProcessHandle.current().info().command().orElseThrow(),
-                "--enable-native-access=ALL-UNNAMED",
-                "-cp", System.getProperty("java.class.path"),
-                Tier2Main.class.getName(), "--port=0"));
-        command.addAll(List.of(args));
+        List<String> command = command(args);
         Files.createDirectories(logs);
         Path out = Files.createTempFile(logs, "tier2-", ".out");
         Path err = Files.createTempFile(logs, "tier2-", ".err");
@@ -118,5 +108,16 @@ final class Tier2Child implements AutoCloseable {
             process.destroyForcibly();
             Thread.currentThread().interrupt();
         }
+    }
+
+    /** This JVM's {@code java} running {@code Tier2Main} on a free port, with {@code args}, on the test class path. */
+    private static List<String> command(String... args) {
+        List<String> command = new ArrayList<>(List.of(
+                ProcessHandle.current().info().command().orElseThrow(),
+                "--enable-native-access=ALL-UNNAMED",
+                "-cp", System.getProperty("java.class.path"),
+                Tier2Main.class.getName(), "--port=0"));
+        command.addAll(List.of(args));
+        return command;
     }
 }
