@@ -2,9 +2,6 @@ package dev.orderly.sim.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.util.Map;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -25,12 +22,9 @@ class ASweepListThatIsNotANumberIsSaidInWordsTest {
         "--fullness=1,two|--fullness must be a number, was 'two'",
     })
     void theOptionAndTheBadElementAreNamedInWords(String arg, String expected) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = OrderlyCommand.execute(new String[] {"sweep", arg}, Map.of(), new PrintWriter(out, true),
-                new PrintWriter(err, true), false);
-        assertEquals(2, code, out + err.toString());
-        assertEquals("", out.toString(), "nothing ran");
-        assertEquals("orderly: " + expected + " (see orderly sweep --help)", err.toString().strip());
+        CliRun o = CliRun.of("sweep", arg);
+        assertEquals(2, o.code(), o.out() + o.err());
+        assertEquals("", o.out(), "nothing ran");
+        assertEquals("orderly: " + expected + " (see orderly sweep --help)", o.line());
     }
 }

@@ -4,9 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.util.Map;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -23,13 +20,10 @@ class ASweepsNegativeRefusedDelayIsBlamedOnTheOptionTest {
     @ParameterizedTest(name = "sweep --refused-delay={0}")
     @ValueSource(strings = {"-1s", "-250ms", "0"})
     void theOptionAndItsValueAsWrittenAreNamed(String value) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = OrderlyCommand.execute(new String[] {"sweep", "--refused-delay=" + value}, Map.of(),
-                new PrintWriter(out, true), new PrintWriter(err, true), false);
-        String line = err.toString().strip();
-        assertEquals(2, code, out + line);
-        assertEquals("", out.toString(), "nothing ran");
+        CliRun o = CliRun.of("sweep", "--refused-delay=" + value);
+        String line = o.line();
+        assertEquals(2, o.code(), o.out() + line);
+        assertEquals("", o.out(), "nothing ran");
         assertEquals("orderly: --refused-delay must be > 0, was '" + value + "' (see orderly sweep --help)", line);
         assertFalse(line.contains("environment") || line.contains("PT"), line);
         assertTrue(line.lines().count() == 1, line);

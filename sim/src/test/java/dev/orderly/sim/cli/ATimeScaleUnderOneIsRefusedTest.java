@@ -4,10 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Path;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -23,21 +20,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 @Timeout(30)
 class ATimeScaleUnderOneIsRefusedTest {
 
-    private record Outcome(int code, String out, String err) {
-        String line() {
-            return err.strip();
-        }
-    }
-
-    private static Outcome run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = OrderlyCommand.execute(args, Map.of(), new PrintWriter(out, true), new PrintWriter(err, true),
-                false);
-        return new Outcome(code, out.toString(), err.toString());
-    }
-
-    private static void assertRefused(Outcome o, String value, String command) {
+    private static void assertRefused(CliRun o, String value, String command) {
         assertEquals(2, o.code(), o.out() + o.err());
         assertEquals("", o.out(), "nothing ran");
         assertEquals(1, o.line().lines().count(), o.err());
@@ -50,29 +33,29 @@ class ATimeScaleUnderOneIsRefusedTest {
     @ParameterizedTest(name = "--time-scale={0}")
     @ValueSource(strings = {"1e-9", "0.001", "0.01", "0.99"})
     void theMainCommandRefusesAScaleUnderOne(String scale) {
-        assertRefused(run("--time-scale=" + scale), scale, "orderly");
+        assertRefused(CliRun.of("--time-scale=" + scale), scale, "orderly");
     }
 
     @ParameterizedTest(name = "sweep --time-scale={0}")
     @ValueSource(strings = {"1e-9", "0.01"})
     void theSweepRefusesAScaleUnderOne(String scale) {
-        assertRefused(run("sweep", "--time-scale=" + scale), scale, "orderly sweep");
+        assertRefused(CliRun.of("sweep", "--time-scale=" + scale), scale, "orderly sweep");
     }
 
     @ParameterizedTest(name = "fleet --time-scale={0}")
     @ValueSource(strings = {"1e-9", "0.01"})
     void theFleetRefusesAScaleUnderOneBeforeItStartsAProcess(String scale) {
-        assertRefused(run("fleet", "--time-scale=" + scale), scale, "orderly fleet");
+        assertRefused(CliRun.of("fleet", "--time-scale=" + scale), scale, "orderly fleet");
     }
 
     @Test
     void theUpperBoundSaysTheSameRule() {
-        assertRefused(run("--time-scale=201"), "201", "orderly");
+        assertRefused(CliRun.of("--time-scale=201"), "201", "orderly");
     }
 
     @Test
     void aScaleOfOneStillRuns(@TempDir Path dir) {
-        Outcome o = run("--tenants=1", "--segments=1", "--stages=1", "--job-duration=100ms", "--client-time=0",
+        CliRun o = CliRun.of("--tenants=1", "--segments=1", "--stages=1", "--job-duration=100ms", "--client-time=0",
                 "--time-scale=1", "--strategy=ordered", "-q", "-o", dir.resolve("t.svg").toString());
         assertEquals(0, o.code(), o.out() + o.err());
     }

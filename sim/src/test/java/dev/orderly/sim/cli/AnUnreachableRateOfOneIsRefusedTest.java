@@ -4,10 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Path;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -21,23 +18,9 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(30)
 class AnUnreachableRateOfOneIsRefusedTest {
 
-    private record Outcome(int code, String out, String err) {
-        String line() {
-            return err.strip();
-        }
-    }
-
-    private static Outcome run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = OrderlyCommand.execute(args, Map.of(), new PrintWriter(out, true), new PrintWriter(err, true),
-                false);
-        return new Outcome(code, out.toString(), err.toString());
-    }
-
     @Test
     void aRateOfOneIsRefusedBeforeAnythingRuns() {
-        Outcome o = run("--unreachable-rate=1");
+        CliRun o = CliRun.of("--unreachable-rate=1");
         assertEquals(2, o.code(), o.out() + o.err());
         assertEquals("", o.out(), "nothing ran");
         assertEquals(1, o.line().lines().count(), o.err());
@@ -47,21 +30,21 @@ class AnUnreachableRateOfOneIsRefusedTest {
 
     @Test
     void aRateAboveOneIsStillRefusedWithTheSameRule() {
-        Outcome o = run("--unreachable-rate=1.5");
+        CliRun o = CliRun.of("--unreachable-rate=1.5");
         assertEquals(2, o.code(), o.out() + o.err());
         assertTrue(o.line().startsWith("orderly: --unreachable-rate must be >= 0 and < 1, was '1.5'"), o.line());
     }
 
     @Test
     void aRateJustUnderOneStillRuns(@TempDir Path dir) {
-        Outcome o = run("--tenants=1", "--segments=1", "--stages=1", "--time-scale=100", "--strategy=ordered", "-q",
+        CliRun o = CliRun.of("--tenants=1", "--segments=1", "--stages=1", "--time-scale=100", "--strategy=ordered", "-q",
                 "-o", dir.resolve("t.svg").toString(), "--unreachable-rate=0.5");
         assertEquals(0, o.code(), o.out() + o.err());
     }
 
     @Test
     void aPerAdmissionRateOfOneIsTakenBecauseTheEnginesRetryLimitsEndTheRun(@TempDir Path dir) {
-        Outcome o = run("--tenants=1", "--segments=1", "--stages=1", "--time-scale=100", "--strategy=ordered", "-q",
+        CliRun o = CliRun.of("--tenants=1", "--segments=1", "--stages=1", "--time-scale=100", "--strategy=ordered", "-q",
                 "-o", dir.resolve("t.svg").toString(), "--retryable-rate=1", "--timeout-rate=0",
                 "--missing-output-rate=0", "--failure-delay=100ms");
         assertEquals(1, o.code(), "the request fails, the run ends: " + o.out() + o.err());

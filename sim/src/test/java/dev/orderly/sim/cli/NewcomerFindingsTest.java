@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -19,24 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(30)
 class NewcomerFindingsTest {
 
-    private record Outcome(int code, String out, String err) {
-        String line() {
-            return err.strip();
-        }
-    }
-
-    private static Outcome run(Map<String, String> env, String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = OrderlyCommand.execute(args, env, new PrintWriter(out, true), new PrintWriter(err, true), false);
-        return new Outcome(code, out.toString(), err.toString());
-    }
-
-    private static Outcome run(String... args) {
-        return run(Map.of(), args);
-    }
-
-    private static void assertOneLineExit2(Outcome o) {
+    private static void assertOneLineExit2(CliRun o) {
         assertEquals(2, o.code(), o.out() + o.err());
         assertEquals("", o.out(), "nothing ran");
         assertEquals(1, o.line().lines().count(), "one line: " + o.err());
@@ -45,7 +26,7 @@ class NewcomerFindingsTest {
 
     @Test
     void bugFleetAcceptedUnreachableRateAndIgnoredIt() {
-        Outcome o = run("fleet", "--unreachable-rate=0.5");
+        CliRun o = CliRun.of("fleet", "--unreachable-rate=0.5");
         assertOneLineExit2(o);
         assertTrue(o.line().contains("--unreachable-rate") && o.line().contains("fleet"), o.line());
     }
@@ -53,7 +34,7 @@ class NewcomerFindingsTest {
     @Test
     void bugFleetWouldStartFiveHundredJvmsOnTwoCores() {
         int most = Tier2ProcessBudget.ofThisMachine().most();
-        Outcome o = run("fleet", "--instances=" + (most + 1));
+        CliRun o = CliRun.of("fleet", "--instances=" + (most + 1));
         assertOneLineExit2(o);
         assertTrue(o.line().contains("--instances") && o.line().contains("was " + (most + 1)), o.line());
         assertTrue(o.line().contains("this machine") && o.line().contains(" " + most + " "), "says what fits: "
@@ -63,7 +44,7 @@ class NewcomerFindingsTest {
 
     @Test
     void bugFleetBenchThreadsZeroListedEveryFieldInsteadOfNamingTheBadOne() {
-        Outcome o = run("fleet", "bench", "--threads=0");
+        CliRun o = CliRun.of("fleet", "bench", "--threads=0");
         assertOneLineExit2(o);
         assertTrue(o.line().contains("--threads must be between 1 and 1024, was 0"), o.line());
         for (String other : new String[] {"--seconds", "--jobs", "--instances"}) {
@@ -73,7 +54,7 @@ class NewcomerFindingsTest {
 
     @Test
     void bugAMistypedEngineVariableWasSilentlyIgnored(@TempDir Path dir) {
-        Outcome o = run(Map.of("SUBSTREAMS_WORKER_MAXRETRIES", "3"), "--tenants=1", "--segments=2",
+        CliRun o = CliRun.of(Map.of("SUBSTREAMS_WORKER_MAXRETRIES", "3"), "--tenants=1", "--segments=2",
                 "--time-scale=50", "--strategy=ordered", "-q", "-o", dir.resolve("t.svg").toString());
         assertEquals(0, o.code(), o.out() + o.err());
         assertTrue(o.err().contains("warning") && o.err().contains("SUBSTREAMS_WORKER_MAXRETRIES")
@@ -82,26 +63,26 @@ class NewcomerFindingsTest {
 
     @Test
     void bugWordsForANumberSaidItIsNotALong() {
-        Outcome o = run("--seed=abc");
+        CliRun o = CliRun.of("--seed=abc");
         assertOneLineExit2(o);
         assertTrue(o.line().contains("--seed must be a whole number, was 'abc'"), o.line());
         assertFalse(o.line().contains("long"), o.line());
 
-        Outcome rate = run("--timeout-rate=often");
+        CliRun rate = CliRun.of("--timeout-rate=often");
         assertOneLineExit2(rate);
         assertTrue(rate.line().contains("--timeout-rate must be a number, was 'often'"), rate.line());
     }
 
     @Test
     void bugAMistypedOptionGotNoSuggestion() {
-        Outcome o = run("--segmnts=3");
+        CliRun o = CliRun.of("--segmnts=3");
         assertOneLineExit2(o);
         assertTrue(o.line().contains("--segmnts") && o.line().contains("did you mean --segments?"), o.line());
     }
 
     @Test
     void aMistypedValueGetsTheClosestOneWithoutPicocliWordsBeforeIt() {
-        Outcome o = run("--strategy=odered");
+        CliRun o = CliRun.of("--strategy=odered");
         assertOneLineExit2(o);
         assertTrue(o.line().startsWith("orderly: --strategy: 'odered' is not a strategy; did you mean ordered?"),
                 o.line());
@@ -110,32 +91,32 @@ class NewcomerFindingsTest {
 
     @Test
     void bugAMistypedCommandGotNoSuggestion() {
-        Outcome o = run("swep");
+        CliRun o = CliRun.of("swep");
         assertOneLineExit2(o);
         assertTrue(o.line().contains("swep") && o.line().contains("did you mean sweep?"), o.line());
     }
 
     @Test
     void theEngineSettingsHaveTheNamesOfTheirFieldsAndTheOldSpellingsStillWork(@TempDir Path dir) {
-        Outcome o = run("--tenants=1", "--segments=2", "--time-scale=50", "--strategy=ordered", "-q", "-o",
+        CliRun o = CliRun.of("--tenants=1", "--segments=2", "--time-scale=50", "--strategy=ordered", "-q", "-o",
                 dir.resolve("t.svg").toString(), "--launch-window-percent=50", "--launch-window-max=3",
                 "--max-execution-timeouts=4", "--lookahead-factor=1.5");
         assertEquals(0, o.code(), o.out() + o.err());
-        Outcome old = run("--tenants=1", "--segments=2", "--time-scale=50", "--strategy=ordered", "-q", "-o",
+        CliRun old = CliRun.of("--tenants=1", "--segments=2", "--time-scale=50", "--strategy=ordered", "-q", "-o",
                 dir.resolve("t.svg").toString(), "--window-percent=50", "--window-max=3", "--max-timeouts=4",
                 "--lookahead=1.5");
         assertEquals(0, old.code(), old.out() + old.err());
-        Outcome bad = run("--max-execution-timeouts=0");
+        CliRun bad = CliRun.of("--max-execution-timeouts=0");
         assertOneLineExit2(bad);
         assertTrue(bad.line().contains("--max-execution-timeouts must be >= 1, was 0"), bad.line());
     }
 
     @Test
     void theEngineWideJobCapIsAnOptionNamedForItsField(@TempDir Path dir) {
-        Outcome o = run("--tenants=2", "--segments=4", "--time-scale=50", "--strategy=ordered", "-q", "-o",
+        CliRun o = CliRun.of("--tenants=2", "--segments=4", "--time-scale=50", "--strategy=ordered", "-q", "-o",
                 dir.resolve("t.svg").toString(), "--max-concurrent-jobs=3");
         assertEquals(0, o.code(), o.out() + o.err());
-        Outcome bad = run("--max-concurrent-jobs=-2");
+        CliRun bad = CliRun.of("--max-concurrent-jobs=-2");
         assertOneLineExit2(bad);
         assertTrue(bad.line().contains("--max-concurrent-jobs must be >= 1, or 0 for unlimited, was -2"), bad.line());
     }

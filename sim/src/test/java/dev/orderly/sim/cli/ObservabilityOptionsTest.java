@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -25,16 +23,6 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(60)
 class ObservabilityOptionsTest {
 
-    private record Outcome(int code, String out, String err) {
-    }
-
-    private static Outcome run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = OrderlyCommand.execute(args, new PrintWriter(out, true), new PrintWriter(err, true), false);
-        return new Outcome(code, out.toString(), err.toString());
-    }
-
     /** A small scenario: 4 tenants x 6 segments, fast. */
     private static String[] small(Path dir, String... more) {
         List<String> args = new ArrayList<>(List.of("--segments=6", "--time-scale=100",
@@ -43,7 +31,7 @@ class ObservabilityOptionsTest {
         return args.toArray(String[]::new);
     }
 
-    private static void assertOneLineNaming(Outcome o, String option) {
+    private static void assertOneLineNaming(CliRun o, String option) {
         assertEquals(2, o.code(), o.err());
         assertEquals("", o.out());
         List<String> lines = o.err().strip().lines().toList();
@@ -54,7 +42,7 @@ class ObservabilityOptionsTest {
 
     @Test
     void helpListsTheOptions() {
-        Outcome o = run("--help");
+        CliRun o = CliRun.of("--help");
         assertEquals(0, o.code());
         for (String option : List.of("--jfr=FILE", "--format=FORMAT", "--metrics")) {
             assertTrue(o.out().contains(option), "help lists " + option);
@@ -63,29 +51,29 @@ class ObservabilityOptionsTest {
 
     @Test
     void anUnknownFormatGetsOneLineNamingTheOptionAndTheValues() {
-        Outcome o = run("--format=xml");
+        CliRun o = CliRun.of("--format=xml");
         assertOneLineNaming(o, "--format");
         assertTrue(o.err().contains("table, csv, json") && o.err().contains("'xml'"), o.err());
     }
 
     @Test
     void aRecordingFileInAMissingDirectoryGetsOneLineNamingJfr(@TempDir Path dir) {
-        assertOneLineNaming(run("--jfr=" + dir.resolve("no/such/dir/run.jfr")), "--jfr");
+        assertOneLineNaming(CliRun.of("--jfr=" + dir.resolve("no/such/dir/run.jfr")), "--jfr");
     }
 
     @Test
     void aRecordingFileThatIsADirectoryGetsOneLineNamingJfr(@TempDir Path dir) {
-        assertOneLineNaming(run("--jfr=" + dir), "--jfr");
+        assertOneLineNaming(CliRun.of("--jfr=" + dir), "--jfr");
     }
 
     @Test
     void metricsWithCsvGetOneLineNamingMetrics() {
-        assertOneLineNaming(run("--metrics", "--format=csv"), "--metrics");
+        assertOneLineNaming(CliRun.of("--metrics", "--format=csv"), "--metrics");
     }
 
     @Test
     void csvPrintsTheHeaderEachRowAndTheRatiosAndNothingElse(@TempDir Path dir) {
-        Outcome o = run(small(dir, "--format=csv"));
+        CliRun o = CliRun.of(small(dir, "--format=csv"));
 
         assertEquals(0, o.code(), o.err());
         List<String> lines = o.out().lines().toList();
@@ -101,7 +89,7 @@ class ObservabilityOptionsTest {
 
     @Test
     void jsonHoldsEveryTenantsFiguresTheRatiosAndTheMeters(@TempDir Path dir) {
-        Outcome o = run(small(dir, "--format=json", "--metrics"));
+        CliRun o = CliRun.of(small(dir, "--format=json", "--metrics"));
 
         assertEquals(0, o.code(), o.err());
         String json = o.out().strip();
@@ -121,7 +109,7 @@ class ObservabilityOptionsTest {
 
     @Test
     void metricsPrintTheMetersAfterTheTable(@TempDir Path dir) {
-        Outcome o = run(small(dir, "--metrics", "-q"));
+        CliRun o = CliRun.of(small(dir, "--metrics", "-q"));
 
         assertEquals(0, o.code(), o.err());
         String text = o.out();
@@ -139,7 +127,7 @@ class ObservabilityOptionsTest {
     void jfrRecordsEveryOrderlyEventTypeIntoTheFile(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("run.jfr");
 
-        Outcome o = run(small(dir, "--jfr=" + file, "-q"));
+        CliRun o = CliRun.of(small(dir, "--jfr=" + file, "-q"));
 
         assertEquals(0, o.code(), o.err());
         assertTrue(o.out().contains("flight recording: " + file), o.out());

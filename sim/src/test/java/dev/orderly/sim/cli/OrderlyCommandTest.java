@@ -7,8 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.orderly.sim.run.RunSpec;
 import dev.orderly.sim.run.Strategy;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -22,20 +20,6 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 @Timeout(10)
 class OrderlyCommandTest {
-
-    private record Outcome(int code, String out, String err) {
-    }
-
-    private static Outcome run(String... args) {
-        return runWith(Map.of(), args);
-    }
-
-    private static Outcome runWith(Map<String, String> env, String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = OrderlyCommand.execute(args, env, new PrintWriter(out, true), new PrintWriter(err, true), false);
-        return new Outcome(code, out.toString(), err.toString());
-    }
 
     /** A run small and fast enough for a test: 1 tenant, 2 segments, ordered only. */
     private static String[] small(Path dir, String... more) {
@@ -80,7 +64,7 @@ class OrderlyCommandTest {
         "--output=|--output",
     })
     void aBadOptionGetsOneLineNamingItAndExitCode2(String arg, String option) {
-        Outcome o = run(arg);
+        CliRun o = CliRun.of(arg);
         assertEquals(2, o.code(), o.err());
         assertEquals("", o.out());
         String[] lines = o.err().strip().split("\n");
@@ -93,7 +77,7 @@ class OrderlyCommandTest {
 
     @Test
     void bugEngineVariableWithABadValueWasSilentlyIgnored(@TempDir Path dir) {
-        Outcome o = runWith(Map.of("SUBSTREAMS_WORKER_MAX_RETRIES", "lots"), small(dir));
+        CliRun o = CliRun.of(Map.of("SUBSTREAMS_WORKER_MAX_RETRIES", "lots"), small(dir));
         assertEquals(2, o.code(), o.out() + o.err());
         assertEquals("", o.out());
         assertEquals(1, o.err().strip().lines().count(), o.err());
@@ -103,7 +87,7 @@ class OrderlyCommandTest {
 
     @Test
     void bugEngineVariablesWereIgnoredSoTheyNowReachTheEngineAndOptionsOverrideThem(@TempDir Path dir) {
-        Outcome o = runWith(Map.of("SUBSTREAMS_WORKER_LAUNCH_WINDOW_MAX", "3", "SUBSTREAMS_WORKER_MAX_RETRIES", "7",
+        CliRun o = CliRun.of(Map.of("SUBSTREAMS_WORKER_LAUNCH_WINDOW_MAX", "3", "SUBSTREAMS_WORKER_MAX_RETRIES", "7",
                 "ORDERLY_LOOKAHEAD_FACTOR", "1.5", "SUBSTREAMS_WORKER_OVERLOADED_RETRY_DELAY", "250ms"),
                 small(dir, "--window-percent=50", "--max-timeouts=4"));
         assertEquals(0, o.code(), o.out() + o.err());
@@ -114,14 +98,14 @@ class OrderlyCommandTest {
 
     @Test
     void bugTimeScaleFarPastWhereTheClockStaysHonestWasAccepted() {
-        Outcome o = run("--time-scale=1000000");
+        CliRun o = CliRun.of("--time-scale=1000000");
         assertEquals(2, o.code(), o.out() + o.err());
         assertTrue(o.err().contains("--time-scale"), o.err());
     }
 
     @Test
     void bugAnEmptyOutputPathRanTheWholeScenario() {
-        Outcome o = run("-o", "");
+        CliRun o = CliRun.of("-o", "");
         assertEquals(2, o.code(), o.out() + o.err());
         assertEquals("", o.out(), "nothing ran");
         assertTrue(o.err().contains("--output"), o.err());
@@ -130,7 +114,7 @@ class OrderlyCommandTest {
     @Test
     void bugAnOutputPathThatCannotBeWrittenWasFoundOnlyAfterTheRun(@TempDir Path dir) throws Exception {
         Path notADirectory = Files.writeString(dir.resolve("file"), "x");
-        Outcome o = run("-o", notADirectory.resolve("t.svg").toString());
+        CliRun o = CliRun.of("-o", notADirectory.resolve("t.svg").toString());
         assertEquals(2, o.code(), o.out() + o.err());
         assertEquals("", o.out(), "nothing ran");
         assertEquals(1, o.err().strip().lines().count(), o.err());
@@ -149,21 +133,21 @@ class OrderlyCommandTest {
 
     @Test
     void aMixedRunWithOneTenantIsRefusedNamingTenants() {
-        Outcome o = run("--strategy=mixed", "--tenants=1");
+        CliRun o = CliRun.of("--strategy=mixed", "--tenants=1");
         assertEquals(2, o.code());
         assertTrue(o.err().contains("--tenants"), o.err());
     }
 
     @Test
     void perAdmissionFaultRatesAddingUpToMoreThanOneAreRefusedNamingThem() {
-        Outcome o = run("--timeout-rate=0.5", "--retryable-rate=0.6");
+        CliRun o = CliRun.of("--timeout-rate=0.5", "--retryable-rate=0.6");
         assertEquals(2, o.code());
         assertTrue(o.err().contains("--timeout-rate") && o.err().contains("--retryable-rate"), o.err());
     }
 
     @Test
     void anUnknownStrategyIsRefusedListingTheValues() {
-        Outcome o = run("--strategy=fastest");
+        CliRun o = CliRun.of("--strategy=fastest");
         assertEquals(2, o.code());
         assertTrue(o.err().contains(
                 "'fastest' is not a strategy; use one of ordered, unordered, oracle, waiting, both, mixed, all"), o.err());
@@ -195,19 +179,19 @@ class OrderlyCommandTest {
 
     @Test
     void badWaitingRoomOptionsAreRefusedNamingTheOptionAndTheValue() {
-        Outcome admission = run("--admission=queue");
+        CliRun admission = CliRun.of("--admission=queue");
         assertEquals(2, admission.code());
         assertTrue(admission.err().contains("'queue' is not an admission; use refuse or wait"), admission.err());
-        Outcome wait = run("--admission-wait=0s");
+        CliRun wait = CliRun.of("--admission-wait=0s");
         assertEquals(2, wait.code());
         assertTrue(wait.err().contains("--admission-wait must be > 0, was 0s"), wait.err());
-        Outcome room = run("--room=0");
+        CliRun room = CliRun.of("--room=0");
         assertEquals(2, room.code());
         assertTrue(room.err().contains("--room must be between 1 and 10000, was 0"), room.err());
-        Outcome at = run("--wait-at=0");
+        CliRun at = CliRun.of("--wait-at=0");
         assertEquals(2, at.code());
         assertTrue(at.err().contains("--wait-at must be between 1 and 10000, was 0"), at.err());
-        Outcome refuse = run("--strategy=waiting", "--admission=refuse");
+        CliRun refuse = CliRun.of("--strategy=waiting", "--admission=refuse");
         assertEquals(2, refuse.code());
         assertTrue(refuse.err().contains("--strategy=waiting needs --admission=wait"), refuse.err());
     }
@@ -221,14 +205,14 @@ class OrderlyCommandTest {
     void versionIsTheProjectVersion() {
         String expected = System.getProperty("orderly.expectedVersion");
         assertNotNull(expected, "surefire passes the pom's version as orderly.expectedVersion");
-        Outcome o = run("--version");
+        CliRun o = CliRun.of("--version");
         assertEquals(0, o.code(), o.err());
         assertEquals("orderly " + expected, o.out().strip());
     }
 
     @Test
     void helpListsEveryOptionAndExitsZero() {
-        Outcome o = run("--help");
+        CliRun o = CliRun.of("--help");
         assertEquals(0, o.code());
         for (String option : new String[] {"--segments", "--stages", "--workers", "--tenants", "--instances",
             "--slots", "--job-duration", "--unreachable-rate", "--timeout-rate", "--retryable-rate", "--fatal-rate",

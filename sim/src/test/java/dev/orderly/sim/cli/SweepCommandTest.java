@@ -3,11 +3,8 @@ package dev.orderly.sim.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
 import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -19,22 +16,11 @@ import org.w3c.dom.Document;
 @Timeout(60)
 class SweepCommandTest {
 
-    private record Outcome(int code, String out, String err) {
-    }
-
-    private static Outcome run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = OrderlyCommand.execute(args, Map.of(), new PrintWriter(out, true), new PrintWriter(err, true),
-                false);
-        return new Outcome(code, out.toString(), err.toString());
-    }
-
     @Test
     void aSmallSweepRunsTheFourStrategiesAtEveryPointPrintsTheRatiosAndDrawsThem(@TempDir Path dir)
             throws Exception {
         Path chart = dir.resolve("sweep.svg");
-        Outcome o = run("sweep", "--job-ratios=5,20", "--fullness=1,2", "--segments=6", "--tenants=2",
+        CliRun o = CliRun.of("sweep", "--job-ratios=5,20", "--fullness=1,2", "--segments=6", "--tenants=2",
                 "--workers=4", "--time-scale=50", "-o", chart.toString());
         assertEquals(0, o.code(), o.out() + o.err());
         assertEquals(4, o.out().lines().filter(l -> l.startsWith("  fleet ")).count(), o.out());
@@ -53,7 +39,7 @@ class SweepCommandTest {
     @Test
     void withoutTheWaitingRoomTheSweepRunsTheThreeStrategiesAsBefore(@TempDir Path dir) throws Exception {
         Path chart = dir.resolve("sweep.svg");
-        Outcome o = run("sweep", "--job-ratios=5", "--fullness=2", "--segments=6", "--tenants=2", "--workers=4",
+        CliRun o = CliRun.of("sweep", "--job-ratios=5", "--fullness=2", "--segments=6", "--tenants=2", "--workers=4",
                 "--time-scale=50", "--admission=refuse", "-o", chart.toString());
         assertEquals(0, o.code(), o.out() + o.err());
         assertTrue(o.out().lines().noneMatch(l -> l.contains("waiting room")), o.out());
@@ -63,7 +49,7 @@ class SweepCommandTest {
 
     @Test
     void bugTheSweepTableSpokeInAbbreviationsAndCountedOneStages(@TempDir Path dir) {
-        Outcome o = run("sweep", "-q", "--job-ratios=5", "--fullness=2", "--segments=4", "--tenants=2",
+        CliRun o = CliRun.of("sweep", "-q", "--job-ratios=5", "--fullness=2", "--segments=4", "--tenants=2",
                 "--workers=2", "--time-scale=50", "-o", dir.resolve("s.svg").toString());
         assertEquals(0, o.code(), o.out() + o.err());
         for (String cryptic : new String[] {"job/rd", "o/u", "o/x", "ord/unord/orc", "1 stages"}) {
@@ -78,7 +64,7 @@ class SweepCommandTest {
     @Test
     void bugTheSweepChartsPanelTitlesRanIntoEachOther(@TempDir Path dir) throws Exception {
         Path chart = dir.resolve("s.svg");
-        Outcome o = run("sweep", "-q", "--job-ratios=5", "--fullness=2", "--segments=4", "--tenants=2",
+        CliRun o = CliRun.of("sweep", "-q", "--job-ratios=5", "--fullness=2", "--segments=4", "--tenants=2",
                 "--workers=2", "--time-scale=50", "-o", chart.toString());
         assertEquals(0, o.code(), o.out() + o.err());
         String svg = Files.readString(chart);
@@ -103,7 +89,7 @@ class SweepCommandTest {
         "--output=|--output",
     })
     void aBadSweepOptionGetsOneLineNamingItAndExitCode2(String arg, String option) {
-        Outcome o = run("sweep", arg);
+        CliRun o = CliRun.of("sweep", arg);
         assertEquals(2, o.code(), o.err());
         assertEquals("", o.out());
         assertEquals(1, o.err().strip().lines().count(), o.err());

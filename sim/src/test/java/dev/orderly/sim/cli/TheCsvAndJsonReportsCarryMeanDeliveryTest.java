@@ -3,11 +3,8 @@ package dev.orderly.sim.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -22,22 +19,14 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(30)
 class TheCsvAndJsonReportsCarryMeanDeliveryTest {
 
-    private record Outcome(int code, String out, String err) {
-    }
-
-    private static Outcome run(Path dir, String format) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        String[] args = {"--tenants=1", "--segments=3", "--stages=1", "--time-scale=100", "--strategy=both", "-o",
-            dir.resolve("t.svg").toString(), "--format=" + format};
-        int code = OrderlyCommand.execute(args, Map.of(), new PrintWriter(out, true), new PrintWriter(err, true),
-                false);
-        return new Outcome(code, out.toString(), err.toString());
+    private static CliRun run(Path dir, String format) {
+        return CliRun.of("--tenants=1", "--segments=3", "--stages=1", "--time-scale=100", "--strategy=both", "-o",
+                dir.resolve("t.svg").toString(), "--format=" + format);
     }
 
     @Test
     void theCsvHasAMeanDeliveryColumnAfterFirstSegmentInEveryRowAndTheRatioRow(@TempDir Path dir) {
-        Outcome o = run(dir, "csv");
+        CliRun o = run(dir, "csv");
         assertEquals(0, o.code(), o.err());
         List<String> lines = o.out().lines().toList();
         List<String> header = List.of(lines.getFirst().split(","));
@@ -54,7 +43,7 @@ class TheCsvAndJsonReportsCarryMeanDeliveryTest {
 
     @Test
     void theJsonHasMeanDeliveryInEveryRowAndInTheRatios(@TempDir Path dir) {
-        Outcome o = run(dir, "json");
+        CliRun o = run(dir, "json");
         assertEquals(0, o.code(), o.err());
         Matcher rows = Pattern.compile("\"firstSegment\": [0-9.E-]+,\n\\s*\"meanDelivery\": ([0-9.E-]+),")
                 .matcher(o.out());

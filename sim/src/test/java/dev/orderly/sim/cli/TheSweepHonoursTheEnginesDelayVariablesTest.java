@@ -3,8 +3,6 @@ package dev.orderly.sim.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,24 +20,17 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(30)
 class TheSweepHonoursTheEnginesDelayVariablesTest {
 
-    private record Outcome(int code, String out, String err) {
-    }
-
-    private static Outcome sweep(Map<String, String> env, Path dir, String... more) {
+    private static CliRun sweep(Map<String, String> env, Path dir, String... more) {
         List<String> args = new ArrayList<>(List.of("sweep", "-q", "--job-ratios=5", "--fullness=2", "--segments=2",
                 "--tenants=1", "--workers=2", "--time-scale=100", "--admission=refuse", "-o",
                 dir.resolve("s.svg").toString()));
         args.addAll(List.of(more));
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = OrderlyCommand.execute(args.toArray(String[]::new), env, new PrintWriter(out, true),
-                new PrintWriter(err, true), false);
-        return new Outcome(code, out.toString(), err.toString());
+        return CliRun.of(env, args.toArray(String[]::new));
     }
 
     @Test
     void theVariablesSetTheDelays(@TempDir Path dir) {
-        Outcome o = sweep(Map.of("SUBSTREAMS_WORKER_OVERLOADED_RETRY_DELAY", "250ms",
+        CliRun o = sweep(Map.of("SUBSTREAMS_WORKER_OVERLOADED_RETRY_DELAY", "250ms",
                 "SUBSTREAMS_WORKER_FAILED_RETRY_DELAY", "3s"), dir);
         assertEquals(0, o.code(), o.out() + o.err());
         assertTrue(o.out().contains("refused delay 250ms, failure delay 3s,"), o.out());
@@ -47,21 +38,21 @@ class TheSweepHonoursTheEnginesDelayVariablesTest {
 
     @Test
     void anExplicitOptionStillWins(@TempDir Path dir) {
-        Outcome o = sweep(Map.of("SUBSTREAMS_WORKER_OVERLOADED_RETRY_DELAY", "250ms"), dir, "--refused-delay=50ms");
+        CliRun o = sweep(Map.of("SUBSTREAMS_WORKER_OVERLOADED_RETRY_DELAY", "250ms"), dir, "--refused-delay=50ms");
         assertEquals(0, o.code(), o.out() + o.err());
         assertTrue(o.out().contains("refused delay 50ms, failure delay 1s,"), o.out());
     }
 
     @Test
     void withoutThemTheDefaultsAreAsBefore(@TempDir Path dir) {
-        Outcome o = sweep(Map.of(), dir);
+        CliRun o = sweep(Map.of(), dir);
         assertEquals(0, o.code(), o.out() + o.err());
         assertTrue(o.out().contains("refused delay 100ms, failure delay 1s,"), o.out());
     }
 
     @Test
     void aRefusedDelayOfZeroFromTheEnvironmentIsRefusedNamingTheVariable(@TempDir Path dir) {
-        Outcome o = sweep(Map.of("SUBSTREAMS_WORKER_OVERLOADED_RETRY_DELAY", "0s"), dir);
+        CliRun o = sweep(Map.of("SUBSTREAMS_WORKER_OVERLOADED_RETRY_DELAY", "0s"), dir);
         assertEquals(2, o.code(), o.out() + o.err());
         assertEquals("", o.out(), "nothing ran");
         String line = o.err().strip();
