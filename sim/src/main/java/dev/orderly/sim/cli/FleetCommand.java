@@ -87,6 +87,9 @@ final class FleetCommand implements Callable<Integer> {
             description = "Where to write the picture (default: ${DEFAULT-VALUE}).")
     private Path output;
 
+    /** {@link #output}, checked: where the picture goes. */
+    private Path picture;
+
     @Option(names = {"-q", "--quiet"}, description = "No progress lines; only the table and the picture's path.")
     private boolean quiet;
 
@@ -145,6 +148,8 @@ final class FleetCommand implements Callable<Integer> {
                     + " >= 2, was " + DurationConverter.format(killOneAt) + " with " + scenario.fleet().instances()
                     + " instances");
         }
+        // Before any process starts: a picture that cannot be written would be found after every run was paid for.
+        picture = OutputPath.check(spec.commandLine(), "--output", output.toString());
         Path work = Files.createTempDirectory("orderly-fleet-");
         Thread stopChildren = Thread.ofPlatform().unstarted(() -> {
             stopFleet();
@@ -316,7 +321,6 @@ final class FleetCommand implements Callable<Integer> {
             out.println(note);
         }
         int code = results.stream().allMatch(RunResult::allCompleted) ? 0 : 1;
-        Path picture = output.toAbsolutePath().normalize();
         try {
             FleetConfig f = scenario.fleet();
             String heading = String.format(Locale.ROOT, "orderly fleet: %d tenants x %d segments x %s,"
@@ -326,7 +330,7 @@ final class FleetCommand implements Callable<Integer> {
             new TimelineSvg(heading, report.panels(), scenario.stages(), f.timeScale()).write(picture);
             out.println("picture: " + picture);
         } catch (IOException e) {
-            err.println("orderly fleet: cannot write the picture to " + picture + ": " + e);
+            err.println("orderly fleet: cannot write the picture to " + picture + ": " + OutputPath.describe(e));
             code = 1;
         }
         out.printf(Locale.ROOT, "wall-clock time: %.1f s%n", (System.nanoTime() - started) / 1e9);

@@ -1,6 +1,7 @@
 package dev.orderly.sim.cli;
 
 import java.io.IOException;
+import java.nio.channels.FileChannel;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
@@ -8,6 +9,9 @@ import java.nio.file.InvalidPathException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayDeque;
+import java.util.Deque;
 import picocli.CommandLine;
 import picocli.CommandLine.ParameterException;
 
@@ -58,7 +62,40 @@ final class OutputPath {
             throw new ParameterException(cl, option + ": cannot write " + path + ", because " + dir
                     + " cannot be written (permission denied)");
         }
+        try {
+            tryCreate(path);
+        } catch (IOException e) {
+            throw new ParameterException(cl, option + ": cannot write " + describe(e));
+        }
         return path;
+    }
+
+    /**
+     * Creates the file and the directories it needs, and removes what it made. Permission bits say "writable" to
+     * root everywhere and to anyone in {@code /proc} or on a read-only mount; only making the file tells. A file
+     * that is there is opened for writing, not truncated: the check changes nothing a refused run would leave.
+     */
+    private static void tryCreate(Path path) throws IOException {
+        if (Files.exists(path)) {
+            try (FileChannel ignored = FileChannel.open(path, StandardOpenOption.WRITE)) {
+                return;
+            }
+        }
+        Deque<Path> made = new ArrayDeque<>();
+        try {
+            for (Path d = path.getParent(); !Files.exists(d); d = d.getParent()) {
+                made.push(d);
+            }
+            for (Path d : made) {
+                Files.createDirectory(d);
+            }
+            Files.createFile(path);
+            Files.delete(path);
+        } finally {
+            while (!made.isEmpty()) {
+                Files.deleteIfExists(made.removeLast());
+            }
+        }
     }
 
     /** Why a write failed, in words: the file and the reason, never the exception's class. */
