@@ -66,7 +66,10 @@ final class AdmissionLimit {
 
     /** One dial at this instance, told what became of it (never under the lock, exactly once). */
     interface Waiter {
-        /** It holds a slot now, to be given back with {@link AdmissionLimit#release(Seat)} when its job ends. */
+        /**
+         * It holds a slot now, to be given back with {@link AdmissionLimit#release(Seat)} when its job ends; it calls
+         * {@link AdmissionLimit#started()} before it starts the job (not when its client went away meanwhile).
+         */
         void admitted(Seat<Waiter> slot);
 
         /** It was turned away; it holds no slot. */
@@ -143,7 +146,7 @@ final class AdmissionLimit {
                 displaced = a.displaced();
                 arrival = seat.state();
                 switch (arrival) {
-                    case ADMITTED -> admitted++;
+                    case ADMITTED -> { } // counted when its job starts (started())
                     case REFUSED -> refused++;
                     case WAITING -> waitEnds.put(seat,
                             timer.schedule(() -> waitEnded(a.seat()), waitNanos, TimeUnit.NANOSECONDS));
@@ -179,10 +182,7 @@ final class AdmissionLimit {
         lock.lock();
         try {
             next = room.free(slot);
-            next.ifPresent(n -> {
-                admitted++;
-                stopWaitEnd(n);
-            });
+            next.ifPresent(this::stopWaitEnd); // counted when its job starts (started())
             if (room.inUse() == 0) {
                 idle.signalAll();
             }
@@ -191,6 +191,20 @@ final class AdmissionLimit {
             lock.unlock();
         }
         next.ifPresent(n -> n.payload().admitted(n));
+    }
+
+    /**
+     * The dial told {@link Waiter#admitted} starts its job: it counts as admitted. Counted here, not when the slot is
+     * handed over, because a waiter whose client went away in that moment gives the slot straight back unused, and a
+     * job that never ran is no admission.
+     */
+    void started() {
+        lock.lock();
+        try {
+            admitted++;
+        } finally {
+            lock.unlock();
+        }
     }
 
     /**
@@ -292,7 +306,7 @@ final class AdmissionLimit {
         return max;
     }
 
-    /** Jobs admitted and dials refused (full, wait ended, displaced, or draining) so far. */
+    /** Jobs admitted (whose job started) and dials refused (full, wait ended, displaced, or draining) so far. */
     long[] counts() {
         lock.lock();
         try {

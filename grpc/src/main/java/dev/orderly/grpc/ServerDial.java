@@ -97,9 +97,10 @@ final class ServerDial implements AdmissionLimit.Waiter {
             lock.unlock();
         }
         if (!clientThere) {
-            slots.release(slot); // nobody to run it for: the slot goes to the next waiter
+            slots.release(slot); // nobody to run it for: the slot goes to the next waiter, and nothing counts
             return;
         }
+        slots.started();
         runner.running().add(j);
         j.start(runner.instanceName(), runner.timer(), runner.executionTimeout());
     }

@@ -141,7 +141,7 @@ public final class Tier2Server implements AutoCloseable {
         return slots.held();
     }
 
-    /** Jobs admitted so far. */
+    /** Jobs admitted so far: each started; a waiter whose client went away as it was handed a slot is not one. */
     public long jobsAdmitted() {
         return slots.counts()[0];
     }
