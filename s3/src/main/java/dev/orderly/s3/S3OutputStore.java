@@ -3,6 +3,7 @@ package dev.orderly.s3;
 import dev.orderly.api.OutputStore;
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
@@ -227,13 +228,14 @@ public final class S3OutputStore implements OutputStore {
 
         /**
          * The prefix of every key, taken as it is (give the trailing {@code /} yourself: {@code "requests/r-1/"});
-         * default empty. At most 900 characters, no leading {@code /}.
+         * default empty. At most 900 bytes of UTF-8, no leading {@code /}.
          */
         public Builder prefix(String prefix) {
             Objects.requireNonNull(prefix, "prefix");
-            if (prefix.startsWith("/") || prefix.length() > 900) {
-                throw new IllegalArgumentException("prefix must not start with '/' and be at most 900 characters,"
-                        + " was '" + prefix + "'");
+            // Bytes, not characters: S3 takes keys of up to 1024 bytes of UTF-8, and each key adds 32 to the prefix.
+            if (prefix.startsWith("/") || prefix.getBytes(StandardCharsets.UTF_8).length > 900) {
+                throw new IllegalArgumentException("prefix must not start with '/' and be at most 900 bytes of UTF-8"
+                        + " (S3 keys are at most 1024), was '" + prefix + "'");
             }
             this.prefix = prefix;
             return this;
