@@ -88,7 +88,8 @@ public final class Tier2Server implements AutoCloseable {
             netty.permitKeepAliveTime(b.permitKeepAlive.toNanos(), TimeUnit.NANOSECONDS)
                     .permitKeepAliveWithoutCalls(true)
                     .maxConcurrentCallsPerConnection(b.maxCallsPerConnection > 0 ? b.maxCallsPerConnection
-                            : 4 * b.maxConcurrentJobs + 16 + b.roomCapacity);
+                            // in a long: a room "without bound" (Integer.MAX_VALUE seats) must not wrap the int
+                            : (int) Math.min(Integer.MAX_VALUE, 4L * b.maxConcurrentJobs + 16 + b.roomCapacity));
         }
         this.server = sb.executor(executor)
                 .maxInboundMessageSize(b.maxMessageSize)
