@@ -234,7 +234,16 @@ public final class SimulatedFleet implements TenantFleet {
         try {
             dials++;
             Waiter w = new Waiter(lock.newCondition(), tenant, key);
+            // A free slot anywhere is taken at once, and nowhere else is arrived at: seated at a full instance before
+            // it, the dial could take the seat of a worse waiter there (refused) and then leave that room at once.
+            int[] arriveAt = instances;
             for (int i : instances) {
+                if (rooms.get(i).inUse() < rooms.get(i).slots()) {
+                    arriveAt = new int[] {i};
+                    break;
+                }
+            }
+            for (int i : arriveAt) {
                 WaitingRoom.Arrival<Waiter> a = rooms.get(i).arrive(w, tenant, rank, key.stage(), true);
                 a.displaced().ifPresent(SimulatedFleet::displaced);
                 switch (a.seat().state()) {
