@@ -6,6 +6,7 @@ import dev.orderly.grpc.JobOutputs;
 import dev.orderly.s3.S3OutputStore;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.LinkOption;
@@ -86,7 +87,8 @@ record OutputLocation(Path directory, String bucket, String prefix) {
             String rule = e.getMessage();
             int was = rule.indexOf(", was '"); // the rest quotes the trial prefix, not the user's
             throw new IllegalArgumentException("--outputs=" + value + ": the key prefix is too long ("
-                    + prefix.length() + " characters, then a request id of up to " + MAX_ID_LENGTH + " and '/': "
+                    + prefix.getBytes(StandardCharsets.UTF_8).length + " bytes of UTF-8, then a request id of up to "
+                    + MAX_ID_LENGTH + " and '/': "
                     + (was < 0 ? rule : rule.substring(0, was)) + ")");
         }
         return new OutputLocation(null, bucket, prefix);
