@@ -60,9 +60,12 @@ import picocli.CommandLine.Spec;
             "Runs the scenario against real tier2 processes on 127.0.0.1 over gRPC: --instances processes with"
                     + " --slots slots each, the tenants' requests ordered, then unordered, then ordered + waiting"
                     + " room (with --admission=wait, the default); prints the table and writes the picture.",
+            // --unreachable-rate and --wait-at come with the options fleet shares with orderly, so the list below
+            // shows them: say here that fleet refuses them, or its help offers options that are always exit 2.
             "The work and fault options are passed to every tier2 process; --unreachable-rate is refused (a real"
-                    + " fleet is unreachable only when it is), and --instances is bounded by what this machine can"
-                    + " run (each instance is a JVM)."},
+                    + " fleet is unreachable only when it is), --wait-at is refused (over gRPC a dial waits at the"
+                    + " one instance round_robin picks), and --instances is bounded by what this machine can run"
+                    + " (each instance is a JVM)."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:every request delivered every segment", "1:a request failed, a tier2 would not start,"
                 + " or the picture could not be written", "2:bad option or value"})
