@@ -203,10 +203,12 @@ public final class OrderlyCommand implements Callable<Integer> {
         out.println("ratios: '-' when both times are under 0.05s (noise); '>Nx' when only the divisor is.");
         if (report.waitingRow().isPresent()) {
             Admission a = scenario.admission();
+            // A dial waits at no more instances than the fleet has (SimulatedTier2 takes the smaller): say what ran.
+            int waitAt = Math.min(a.waitAt(), scenario.fleet().instances());
             out.printf(Locale.ROOT, "waiting room: a full instance holds a dial that asks to wait (up to %s, at %d"
                             + " instances at once, %d seats each) and hands it the next free slot; dials are the"
                             + " engines' dials (one waiting at %d instances is up to %d calls).%n",
-                    DurationConverter.format(a.maxWait()), a.waitAt(), a.room(), a.waitAt(), a.waitAt());
+                    DurationConverter.format(a.maxWait()), waitAt, a.room(), waitAt, waitAt);
         }
         for (String note : report.notes()) {
             out.println(note);
