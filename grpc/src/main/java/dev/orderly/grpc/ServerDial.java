@@ -6,7 +6,6 @@ import dev.orderly.grpc.proto.ProcessRangeResponse;
 import io.grpc.Status;
 import io.grpc.stub.ServerCallStreamObserver;
 import java.time.Duration;
-import java.util.Set;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
@@ -32,7 +31,7 @@ final class ServerDial implements AdmissionLimit.Waiter {
     private static final Logger LOG = LoggerFactory.getLogger(ServerDial.class);
 
     /** What the job needs to run, once admitted. */
-    record Runner(JobWorker worker, JobOutputs outputs, Set<ServerJob> running, ScheduledExecutorService timer,
+    record Runner(JobWorker worker, JobOutputs outputs, RunningJobs running, ScheduledExecutorService timer,
                   Duration executionTimeout, String instanceName) {
     }
 
@@ -100,8 +99,14 @@ final class ServerDial implements AdmissionLimit.Waiter {
             slots.release(slot); // nobody to run it for: the slot goes to the next waiter, and nothing counts
             return;
         }
-        slots.started();
-        runner.running().add(j);
+        if (runner.running().add(j)) {
+            slots.started();
+        } else {
+            // admitted as the server began to stop, after it stopped the jobs it had: stopped now, it never runs
+            // its worker (so it is no admission), its client hears UNAVAILABLE (nothing ran), and its thread gives
+            // the slot back
+            j.cancel(ServerJob.Why.SERVER_STOPPING);
+        }
         j.start(runner.instanceName(), runner.timer(), runner.executionTimeout());
     }
 

@@ -96,8 +96,10 @@ final class ServerJob implements Runnable {
         lock.lock();
         try {
             try {
-                responses.onNext(ProcessRangeResponse.newBuilder()
-                        .setAdmitted(Admitted.newBuilder().setInstance(instanceName)).build());
+                if (stopped == null) { // a job stopped before it started (the server stopping) never ran: no Admitted
+                    responses.onNext(ProcessRangeResponse.newBuilder()
+                            .setAdmitted(Admitted.newBuilder().setInstance(instanceName)).build());
+                }
             } catch (RuntimeException sendFailed) {
                 // cancelled under us: the cancel handler stops the job, whose thread gives the slot back
                 LOG.debug("job {}: could not send Admitted: {}", job.key(), sendFailed.toString());

@@ -13,8 +13,6 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -59,7 +57,7 @@ public final class Tier2Server implements AutoCloseable {
     private final Duration drainGrace;
     private final HealthStatusManager health = new HealthStatusManager();
     private final AdmissionLimit slots;
-    private final Set<ServerJob> running = ConcurrentHashMap.newKeySet();
+    private final RunningJobs running = new RunningJobs();
     private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
     private final ScheduledExecutorService timer =
             Executors.newSingleThreadScheduledExecutor(Thread.ofVirtual().name("tier2-execution-limit").factory());
@@ -177,7 +175,7 @@ public final class Tier2Server implements AutoCloseable {
         } catch (InterruptedException e) {
             interrupted = true;
         }
-        running.forEach(j -> j.cancel(ServerJob.Why.SERVER_STOPPING));
+        running.stopAll();
         try {
             slots.awaitIdle(Duration.ofSeconds(5));
         } catch (InterruptedException e) {

@@ -18,7 +18,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.time.Duration;
-import java.util.Set;
 import java.util.concurrent.ScheduledExecutorService;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,7 +44,7 @@ final class Tier2Service {
     private final ServerDial.Runner runner;
 
     /** @param outputs where the jobs' {@link JobContext#writeOutput} writes; null when the server has none */
-    Tier2Service(JobWorker worker, JobOutputs outputs, AdmissionLimit slots, Set<ServerJob> running,
+    Tier2Service(JobWorker worker, JobOutputs outputs, AdmissionLimit slots, RunningJobs running,
                  ScheduledExecutorService timer, Duration executionTimeout, String instanceName) {
         this.slots = slots;
         this.runner = new ServerDial.Runner(worker, outputs, running, timer, executionTimeout, instanceName);
