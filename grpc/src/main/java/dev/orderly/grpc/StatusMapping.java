@@ -40,7 +40,8 @@ final class StatusMapping {
      */
     static Tier2Exception toException(Status status, boolean admitted, String what) {
         String description = status.getDescription() == null ? "" : status.getDescription();
-        String message = what + ": " + status.getCode() + (description.isEmpty() ? "" : " " + description);
+        String message = what + ": " + status.getCode() + (description.isEmpty() ? "" : " " + description)
+                + why(status.getCause(), description);
         if (status.getCode() == Status.Code.RESOURCE_EXHAUSTED && description.contains(TOO_LARGE)) {
             return Tier2Exception.fatal(message + " (raise maxMessageSize on both the client and the tier2)",
                     status.asException());
@@ -64,6 +65,28 @@ final class StatusMapping {
                     Tier2Exception.fatal(message, status.asException());
             default -> Tier2Exception.retryable(message, status.asException());
         };
+    }
+
+    /**
+     * What a failure that happened on this side says beyond the status's description, as {@code " (because …)"}, or
+     * "" when there is no cause or the description says it already. A TLS handshake that fails is {@code UNAVAILABLE
+     * "io exception"} or {@code "ssl exception"}; why (an untrusted CA, a certificate that does not name the host, no
+     * client certificate for an mTLS tier2) is only in the cause, at the bottom of its chain: without it the message
+     * a request that makes no progress logs gives the user nothing to go on.
+     */
+    private static String why(Throwable cause, String description) {
+        if (cause == null) {
+            return "";
+        }
+        Throwable root = cause;
+        for (int depth = 0; root.getCause() != null && root.getCause() != root && depth < 16; depth++) {
+            root = root.getCause();
+        }
+        String said = root.getMessage() == null ? "" : root.getMessage();
+        if (!said.isEmpty() && description.contains(said)) {
+            return "";
+        }
+        return " (because " + root.getClass().getSimpleName() + (said.isEmpty() ? "" : ": " + said) + ")";
     }
 
     /** A {@code Failed} message from the tier2: the job ran and failed. */
