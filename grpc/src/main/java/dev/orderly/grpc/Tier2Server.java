@@ -157,12 +157,20 @@ public final class Tier2Server implements AutoCloseable {
 
     /**
      * Drains and stops: no new job is admitted, running jobs get the grace period to finish, then the rest are stopped
-     * and the server shuts down. Idempotent; waits for all of it. Restores the interrupt flag if interrupted, after
-     * stopping everything at once.
+     * and the server shuts down. Idempotent; waits for all of it, also when another thread's close() does the
+     * draining. Restores the interrupt flag if interrupted: after stopping everything at once, or, while another
+     * close() drains, after returning without waiting for the end.
      */
     @Override
     public void close() {
         if (!closed.compareAndSet(false, true)) {
+            // Another close() drains (a SIGTERM hook, say): returning now would let the caller close what the jobs
+            // still use. An interrupt ends this wait only; the drain goes on.
+            try {
+                terminated.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
             return;
         }
         slots.drain();
