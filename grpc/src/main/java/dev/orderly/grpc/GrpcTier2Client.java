@@ -382,6 +382,12 @@ public final class GrpcTier2Client implements Tier2Client, AutoCloseable {
             if (!d.isPositive()) {
                 throw new IllegalArgumentException(name + " must be > 0, was " + d);
             }
+            // Counted in nanoseconds by gRPC and the JDK's timed waits: past Long.MAX_VALUE of them it overflowed where
+            // it was used (at build() for admissionTimeout and keepAlive, at every dial for callTimeout).
+            if (d.compareTo(LONGEST) > 0) {
+                throw new IllegalArgumentException(name + " must be at most " + LONGEST + " (about 292 years), was "
+                        + d);
+            }
             return d;
         }
     }

@@ -53,6 +53,9 @@ public final class Tier2Server implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(Tier2Server.class);
 
+    /** The longest duration the server can count in nanoseconds. */
+    private static final Duration LONGEST = Duration.ofNanos(Long.MAX_VALUE);
+
     private final int maxConcurrentJobs;
     private final Duration drainGrace;
     private final HealthStatusManager health = new HealthStatusManager();
@@ -285,6 +288,7 @@ public final class Tier2Server implements AutoCloseable {
             if (!maxWait.isPositive()) {
                 throw new IllegalArgumentException("waitingRoom maxWait must be > 0, was " + maxWait);
             }
+            representable("waitingRoom maxWait", maxWait);
             this.roomCapacity = capacity;
             this.roomMaxWait = maxWait;
             return this;
@@ -354,7 +358,7 @@ public final class Tier2Server implements AutoCloseable {
             if (!timeout.isPositive()) {
                 throw new IllegalArgumentException("executionTimeout must be > 0, was " + timeout);
             }
-            this.executionTimeout = timeout;
+            this.executionTimeout = representable("executionTimeout", timeout);
             return this;
         }
 
@@ -364,7 +368,7 @@ public final class Tier2Server implements AutoCloseable {
             if (grace.isNegative()) {
                 throw new IllegalArgumentException("drainGrace must be >= 0, was " + grace);
             }
-            this.drainGrace = grace;
+            this.drainGrace = representable("drainGrace", grace);
             return this;
         }
 
@@ -391,7 +395,7 @@ public final class Tier2Server implements AutoCloseable {
             if (interval.isNegative()) {
                 throw new IllegalArgumentException("permitKeepAlive must be >= 0, was " + interval);
             }
-            this.permitKeepAlive = interval;
+            this.permitKeepAlive = representable("permitKeepAlive", interval);
             return this;
         }
 
@@ -419,7 +423,7 @@ public final class Tier2Server implements AutoCloseable {
             if (delay.isNegative()) {
                 throw new IllegalArgumentException("loadStatusDelay must be >= 0, was " + delay);
             }
-            this.loadStatusDelay = delay;
+            this.loadStatusDelay = representable("loadStatusDelay", delay);
             return this;
         }
 
@@ -470,6 +474,20 @@ public final class Tier2Server implements AutoCloseable {
         public Builder serverBuilder(ServerBuilder<?> builder) {
             this.serverBuilder = Objects.requireNonNull(builder, "serverBuilder");
             return this;
+        }
+
+        /**
+         * A duration the server counts in nanoseconds, as gRPC and the JDK's timed waits do: one over
+         * {@link Long#MAX_VALUE} of them (about 292 years) overflowed where it was used, long after it was given
+         * (an execution timeout threw as each admitted job started, its slot never given back; a drain grace threw
+         * from {@code close()}, which then never stopped the server).
+         */
+        private static Duration representable(String name, Duration d) {
+            if (d.compareTo(LONGEST) > 0) {
+                throw new IllegalArgumentException(name + " must be at most " + LONGEST + " (about 292 years), was "
+                        + d);
+            }
+            return d;
         }
 
         /**
