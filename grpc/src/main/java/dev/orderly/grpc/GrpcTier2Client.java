@@ -91,6 +91,13 @@ public final class GrpcTier2Client implements Tier2Client, AutoCloseable {
         if (Thread.interrupted()) {
             throw new InterruptedException("dial of " + job.key() + " cancelled before it started");
         }
+        if (channel.isShutdown()) {
+            // gRPC fails such a call UNAVAILABLE, which is UNREACHABLE: free and never counted, so a request still
+            // running on a closed client would dial again until its deadline. No retry can open it again.
+            throw Tier2Exception.fatal("dial of " + job.requestId() + " segment " + job.key().segment() + " stage "
+                    + job.key().stage() + " (" + target + "): this GrpcTier2Client is closed (its channel is shut"
+                    + " down)", null);
+        }
         byte[] bytes = work.apply(job);
         ProcessRangeRequest.Builder rb = ProcessRangeRequest.newBuilder()
                 .setRequestId(job.requestId())
@@ -166,7 +173,10 @@ public final class GrpcTier2Client implements Tier2Client, AutoCloseable {
         return true;
     }
 
-    /** Shuts the channel down (if this client built it); calls still open are cancelled. */
+    /**
+     * Shuts the channel down (if this client built it); calls still open are cancelled, and a dial from now on is
+     * FATAL (so is one through a channel given with {@link Builder#channel} once it is shut down).
+     */
     @Override
     public void close() {
         if (!ownsChannel) {
