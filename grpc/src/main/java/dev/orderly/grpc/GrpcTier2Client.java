@@ -127,6 +127,9 @@ public final class GrpcTier2Client implements Tier2Client, AutoCloseable {
                     calls.newCall(Tier2Protocol.PROCESS_RANGE, options);
             ClientCalls.asyncServerStreamingCall(clientCall, request, call);
         } catch (RuntimeException e) {
+            if (Thread.interrupted()) { // interrupted while the bearer token supplier was asked
+                throw new InterruptedException("dial of " + job.key() + " cancelled before it started");
+            }
             throw StatusMapping.toException(Status.fromThrowable(e), false, call.what());
         }
         try {
@@ -349,7 +352,9 @@ public final class GrpcTier2Client implements Tier2Client, AutoCloseable {
 
         /**
          * Sends {@code authorization: Bearer <token>} on every call, asking the supplier each time (so a rotated
-         * token is picked up). Refused at {@link #build()} over plaintext to a target that is not loopback.
+         * token is picked up). Refused at {@link #build()} over plaintext to a target that is not loopback. The
+         * supplier runs on a thread of its own; a dial waits for it at most {@link #admissionTimeout} (then it is
+         * UNREACHABLE, as when the supplier throws) and an interrupt ends the wait.
          */
         public Builder bearerToken(Supplier<String> token) {
             this.bearerToken = Objects.requireNonNull(token, "bearerToken");
@@ -378,12 +383,12 @@ public final class GrpcTier2Client implements Tier2Client, AutoCloseable {
             }
             if (channel != null) {
                 Channel calls = bearerToken == null ? channel
-                        : ClientInterceptors.intercept(channel, new BearerToken(bearerToken));
+                        : ClientInterceptors.intercept(channel, new BearerToken(bearerToken, admissionTimeout));
                 return new GrpcTier2Client(channel, calls, false, channel.authority(), this);
             }
             ManagedChannel built = ClientChannels.open(this);
             Channel calls = bearerToken == null ? built
-                    : ClientInterceptors.intercept(built, new BearerToken(bearerToken));
+                    : ClientInterceptors.intercept(built, new BearerToken(bearerToken, admissionTimeout));
             return new GrpcTier2Client(built, calls, true, ClientChannels.describe(this), this);
         }
 
