@@ -93,7 +93,8 @@ final class FleetCommand implements Callable<Integer> {
     /** {@link #output}, checked: where the picture goes. */
     private Path picture;
 
-    @Option(names = {"-q", "--quiet"}, description = "No progress lines; only the table and the picture's path.")
+    @Option(names = {"-q", "--quiet"},
+            description = "No progress lines (the heading, the table, its notes and the picture's path still print).")
     private boolean quiet;
 
     /** Where the tier2 processes write the outputs and the tenants read them. */
@@ -326,9 +327,10 @@ final class FleetCommand implements Callable<Integer> {
         int code = results.stream().allMatch(RunResult::allCompleted) ? 0 : 1;
         try {
             FleetConfig f = scenario.fleet();
-            String heading = String.format(Locale.ROOT, "orderly fleet: %d tenants x %d segments x %s,"
+            String heading = String.format(Locale.ROOT, "orderly fleet: %s x %d segments x %s,"
                             + " %d workers each, %d tier2 processes x %d slots, job %s, seed %d",
-                    scenario.tenants(), scenario.segments(), RunSupport.stages(scenario.stages()), scenario.workers(), f.instances(),
+                    RunSupport.tenants(scenario.tenants()), scenario.segments(), RunSupport.stages(scenario.stages()),
+                    scenario.workers(), f.instances(),
                     f.slotsPerInstance(), DurationConverter.format(f.jobDuration()), f.seed());
             new TimelineSvg(heading, report.panels(), scenario.stages(), f.timeScale()).write(picture);
             out.println("picture: " + picture);
@@ -343,9 +345,10 @@ final class FleetCommand implements Callable<Integer> {
 
     private void printHeading(Scenario s) {
         FleetConfig f = s.fleet();
-        out.printf(Locale.ROOT, "orderly fleet: %d tenants x %d segments x %s, %d workers each, on %d tier2"
+        out.printf(Locale.ROOT, "orderly fleet: %s x %d segments x %s, %d workers each, on %d tier2"
                         + " processes x %d slots (%d slots for %d workers), job %s median, time scale %s%n",
-                s.tenants(), s.segments(), RunSupport.stages(s.stages()), s.workers(), f.instances(),
+                RunSupport.tenants(s.tenants()), s.segments(), RunSupport.stages(s.stages()), s.workers(),
+                f.instances(),
                 f.slotsPerInstance(), f.capacity(), s.tenants() * s.workers(), DurationConverter.format(f.jobDuration()),
                 f.timeScale().factor());
         out.flush();

@@ -85,7 +85,8 @@ public final class OrderlyCommand implements Callable<Integer> {
             description = "Where to write the picture (default: ${DEFAULT-VALUE}).")
     private String output;
 
-    @Option(names = {"-q", "--quiet"}, description = "No progress lines; only the table and the picture's path.")
+    @Option(names = {"-q", "--quiet"},
+            description = "No progress lines (the heading, the table, its notes and the picture's path still print).")
     private boolean quiet;
 
     private final Map<String, String> env;
@@ -288,9 +289,10 @@ public final class OrderlyCommand implements Callable<Integer> {
 
     private void printHeading(Scenario s) {
         FleetConfig f = s.fleet();
-        out.printf(Locale.ROOT, "orderly: %d tenants x %d segments x %s, %d workers each, on %d instances x %d"
+        out.printf(Locale.ROOT, "orderly: %s x %d segments x %s, %d workers each, on %d instances x %d"
                         + " slots (%d slots for %d workers)%n",
-                s.tenants(), s.segments(), RunSupport.stages(s.stages()), s.workers(), f.instances(),
+                RunSupport.tenants(s.tenants()), s.segments(), RunSupport.stages(s.stages()), s.workers(),
+                f.instances(),
                 f.slotsPerInstance(), f.capacity(), s.tenants() * s.workers());
         out.printf(Locale.ROOT, "  job %s median (spread %s), client %s per segment, refused delay %s, failure delay"
                         + " %s%n",
@@ -311,9 +313,10 @@ public final class OrderlyCommand implements Callable<Integer> {
     }
 
     private String pictureHeading(Scenario s) {
-        return String.format(Locale.ROOT, "orderly: %d tenants x %d segments x %s, %d workers each, %d x %d"
+        return String.format(Locale.ROOT, "orderly: %s x %d segments x %s, %d workers each, %d x %d"
                         + " slots, job %s, seed %d",
-                s.tenants(), s.segments(), RunSupport.stages(s.stages()), s.workers(), s.fleet().instances(),
+                RunSupport.tenants(s.tenants()), s.segments(), RunSupport.stages(s.stages()), s.workers(),
+                s.fleet().instances(),
                 s.fleet().slotsPerInstance(), DurationConverter.format(s.fleet().jobDuration()), s.fleet().seed());
     }
 }

@@ -40,6 +40,11 @@ final class RunSupport {
         return stages + (stages == 1 ? " stage" : " stages");
     }
 
+    /** "1 tenant", "4 tenants". */
+    static String tenants(int tenants) {
+        return tenants + (tenants == 1 ? " tenant" : " tenants");
+    }
+
     /** Warns on {@code err} when the run's simulated clock fell behind: its figures then overstate every wait. */
     static void warnIfBehind(PrintWriter err, Scenario scenario, RunSpec run, RunResult result) {
         TimeScale scale = scenario.fleet().timeScale();

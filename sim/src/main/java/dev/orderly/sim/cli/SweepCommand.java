@@ -119,7 +119,8 @@ final class SweepCommand implements Callable<Integer> {
             description = "Where to write the chart (default: ${DEFAULT-VALUE}).")
     private String output;
 
-    @Option(names = {"-q", "--quiet"}, description = "No line per point; only the table and the chart's path.")
+    @Option(names = {"-q", "--quiet"},
+            description = "No line per point (the heading, the table and the chart's path still print).")
     private boolean quiet;
 
     private static final List<Strategy> STRATEGIES = List.of(Strategy.ORDERED, Strategy.UNORDERED, Strategy.ORACLE,
@@ -138,10 +139,10 @@ final class SweepCommand implements Callable<Integer> {
         Admission admission = admissionOptions.toAdmission(spec.commandLine());
         Path chart = OutputPath.check(spec.commandLine(), "--output", output);
         long started = System.nanoTime();
-        out.printf(Locale.ROOT, "orderly sweep: %d tenants x %d segments x %s, %d workers each, %d slots per"
+        out.printf(Locale.ROOT, "orderly sweep: %s x %d segments x %s, %d workers each, %d slots per"
                         + " instance, refused delay %s, failure delay %s, client %s, no faults, seed %d, time scale"
                         + " %s%n",
-                tenants, segments, RunSupport.stages(stages), workers, slots,
+                RunSupport.tenants(tenants), segments, RunSupport.stages(stages), workers, slots,
                 DurationConverter.format(engine.refusedDelay()), DurationConverter.format(engine.failureDelay()),
                 DurationConverter.format(clientTime), seed, timeScale);
         out.flush();
@@ -182,8 +183,9 @@ final class SweepCommand implements Callable<Integer> {
         out.print(table(points));
         int code = allCompleted ? 0 : 1;
         try {
-            new SweepChart(String.format(Locale.ROOT, "orderly sweep: %d tenants x %d segments x %s, %d"
-                            + " workers each, refused delay %s, seed %d", tenants, segments, RunSupport.stages(stages), workers,
+            new SweepChart(String.format(Locale.ROOT, "orderly sweep: %s x %d segments x %s, %d"
+                            + " workers each, refused delay %s, seed %d", RunSupport.tenants(tenants), segments,
+                    RunSupport.stages(stages), workers,
                     DurationConverter.format(engine.refusedDelay()), seed), points).write(chart);
             out.println("chart: " + chart);
         } catch (IOException e) {

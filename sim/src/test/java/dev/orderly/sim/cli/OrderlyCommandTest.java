@@ -231,4 +231,12 @@ class OrderlyCommandTest {
         assertEquals("1.5s", DurationConverter.format(java.time.Duration.ofMillis(1500)));
         assertEquals("250ms", DurationConverter.format(java.time.Duration.ofMillis(250)));
     }
+
+    @Test
+    void bugTheHeadingSaidOneTenants(@TempDir Path dir) {
+        CliRun o = CliRun.of("--tenants=1", "--segments=2", "--time-scale=100", "--strategy=ordered", "-q", "-o",
+                dir.resolve("t.svg").toString());
+        assertEquals(0, o.code(), o.out() + o.err());
+        assertTrue(o.out().startsWith("orderly: 1 tenant x 2 segments x 2 stages,"), o.out());
+    }
 }
