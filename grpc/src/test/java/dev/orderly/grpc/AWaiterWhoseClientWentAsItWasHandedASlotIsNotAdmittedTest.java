@@ -12,7 +12,6 @@ import io.grpc.protobuf.services.HealthStatusManager;
 import io.grpc.stub.ServerCallStreamObserver;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
@@ -98,7 +97,7 @@ class AWaiterWhoseClientWentAsItWasHandedASlotIsNotAdmittedTest {
             ran.add(job.requestId());
             (job.requestId().equals("h") ? finishHolder : finishNext).await(20, TimeUnit.SECONDS);
         };
-        ServerDial.Runner runner = new ServerDial.Runner(worker, null, ConcurrentHashMap.newKeySet(), timer, null,
+        ServerDial.Runner runner = new ServerDial.Runner(worker, null, new RunningJobs(), timer, null,
                 "tier2-test");
         try {
             AdmissionLimit limit = new AdmissionLimit(1, 4, Duration.ofSeconds(30), new HealthStatusManager(),
