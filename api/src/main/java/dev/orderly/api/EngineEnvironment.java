@@ -86,25 +86,20 @@ final class EngineEnvironment {
         return b.build();
     }
 
+    /** A whole number in 0-9: {@code Integer.parseInt} alone would read any script's digits ({@code "\u0665"} as 5). */
+    private static final Pattern WHOLE = Pattern.compile("[+-]?[0-9]+");
+
     private static int parseInt(String name, String value) {
         String digits = value.strip();
+        if (!WHOLE.matcher(digits).matches()) {
+            throw new IllegalArgumentException(name + " must be a whole number, was '" + value + "'");
+        }
         try {
             return Integer.parseInt(digits);
         } catch (NumberFormatException e) {
-            // Integer.parseInt says the same for "9.5" and for "99999999999"; only the second is a whole number.
-            // signum() == 1, not > 0: no zero gets here (Integer.parseInt takes every spelling of it).
-            BigInteger whole = wholeNumberOrNull(digits);
-            String problem = whole == null ? " must be a whole number" : whole.signum() == 1 ? " is too large"
-                    : " is too small";
+            // A whole number in 0-9 that Integer.parseInt refuses is outside the int range, on one side or the other.
+            String problem = new BigInteger(digits).signum() == 1 ? " is too large" : " is too small";
             throw new IllegalArgumentException(name + problem + ", was '" + value + "'", e);
-        }
-    }
-
-    private static BigInteger wholeNumberOrNull(String digits) {
-        try {
-            return new BigInteger(digits);
-        } catch (NumberFormatException e) {
-            return null;
         }
     }
 

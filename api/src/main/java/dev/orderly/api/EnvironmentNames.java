@@ -25,6 +25,9 @@ final class EnvironmentNames {
     static final String OWN_PREFIX = "ORDERLY_";
     /** The prefix Orderly shares with the system it grew out of: only a near miss of a known name is a typo. */
     static final String SHARED_PREFIX = "SUBSTREAMS_";
+    /** The engine's system property that chooses the request scope, and the variable people write for it. */
+    static final String SCOPE_PROPERTY = "orderly.scope";
+    static final String SCOPE_AS_VARIABLE = "ORDERLY_SCOPE";
     /** A name this many edits or fewer from a known one is taken for a typo of it. */
     static final int MAX_TYPO_EDITS = 3;
 
@@ -38,7 +41,11 @@ final class EnvironmentNames {
                 continue;
             }
             Optional<String> typoOf = ClosestName.among(name, KNOWN, MAX_TYPO_EDITS);
-            if (typoOf.isPresent()) {
+            if (name.equals(SCOPE_AS_VARIABLE)) {
+                // The right name in the wrong place: no variable is near it, and the closest would mislead.
+                warnings.add(name + " is not a variable Orderly reads; the request scope is the system property "
+                        + SCOPE_PROPERTY + " (-D" + SCOPE_PROPERTY + "=threads)");
+            } else if (typoOf.isPresent()) {
                 warnings.add(name + " is not a variable Orderly reads; did you mean " + typoOf.get() + "?");
             } else if (name.startsWith(OWN_PREFIX)) {
                 warnings.add(name + " is not a variable Orderly reads; the closest one it reads is "

@@ -213,6 +213,18 @@ class EngineConfigEnvironmentTest {
         assertEquals(MAX + " must be a whole number, was '9.5'", rejection(MAX, "9.5"));
     }
 
+    /**
+     * Regression: a whole number was read by {@code Integer.parseInt}, which takes any script's digits, so
+     * {@code "\u0665"} (Arabic-Indic five) was read as 5, though the guide says numbers are decimal, as
+     * {@code GoDuration} and the lookahead factor's check already hold them (0-9 only).
+     */
+    @Test
+    void bugAWholeNumberInAnotherScriptsDigitsWasRead() {
+        assertEquals(RETRIES + " must be a whole number, was '\u0665'", rejection(RETRIES, "\u0665"));
+        assertEquals(JOBS + " must be a whole number, was '\u0967\u0966'", rejection(JOBS, "\u0967\u0966"));
+        assertEquals(5, EngineConfig.fromEnvironment(Map.of(RETRIES, "+5")).maxFailures());
+    }
+
     @Test
     void maxConcurrentJobsFromTheEnvironmentSaysZeroMeansUnlimited() {
         assertEquals(JOBS + " must be >= 1, or 0 for unlimited, was '-4'", rejection(JOBS, "-4"));

@@ -21,6 +21,18 @@ class EnvironmentWarningsTest {
                 EngineConfig.environmentWarnings(Map.of("ORDERLY_ORDERED_LAUNCHH", "true")));
     }
 
+    /**
+     * Regression: {@code ORDERLY_SCOPE=threads} was answered "the closest one it reads is ORDERLY_STALL_WARNING": the
+     * user had the right name for the wrong place (the scope is the system property {@code orderly.scope}), and the
+     * warning sent them elsewhere.
+     */
+    @Test
+    void bugTheScopeSetInTheEnvironmentWasSentToTheStallWarning() {
+        assertEquals(List.of("ORDERLY_SCOPE is not a variable Orderly reads; the request scope is the system property"
+                + " orderly.scope (-Dorderly.scope=threads)"),
+                EngineConfig.environmentWarnings(Map.of("ORDERLY_SCOPE", "threads")));
+    }
+
     @Test
     void knownVariablesOtherProgramsVariablesAndFarOffSharedPrefixesSayNothing() {
         assertEquals(List.of(), EngineConfig.environmentWarnings(Map.of(
@@ -31,7 +43,8 @@ class EnvironmentWarningsTest {
     @Test
     void oneSentencePerUnknownVariableInTheOrderOfTheirNames() {
         assertEquals(List.of(
-                "ORDERLY_SCOPE is not a variable Orderly reads; the closest one it reads is ORDERLY_STALL_WARNING",
+                "ORDERLY_SCOPE is not a variable Orderly reads; the request scope is the system property"
+                        + " orderly.scope (-Dorderly.scope=threads)",
                 "SUBSTREAMS_WORKER_LAUNCH_WINDOW_PERCNT is not a variable Orderly reads; did you mean"
                         + " SUBSTREAMS_WORKER_LAUNCH_WINDOW_PERCENT?"),
                 EngineConfig.environmentWarnings(Map.of("SUBSTREAMS_WORKER_LAUNCH_WINDOW_PERCNT", "20",
