@@ -13,6 +13,7 @@ import io.grpc.Channel;
 import io.grpc.ChannelCredentials;
 import io.grpc.ClientCall;
 import io.grpc.ClientInterceptors;
+import io.grpc.LoadBalancerRegistry;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.stub.ClientCalls;
@@ -262,11 +263,19 @@ public final class GrpcTier2Client implements Tier2Client, AutoCloseable {
             return this;
         }
 
-        /** The gRPC load-balancing policy over the target's instances; default {@code round_robin}. */
+        /**
+         * The gRPC load-balancing policy over the target's instances; default {@code round_robin}. One gRPC does not
+         * know (none registered under that name) is an {@link IllegalArgumentException} here.
+         */
         public Builder loadBalancingPolicy(String policy) {
             Objects.requireNonNull(policy, "loadBalancingPolicy");
             if (policy.isBlank()) {
                 throw new IllegalArgumentException("loadBalancingPolicy must not be blank");
+            }
+            // Here, not at build(): gRPC's own refusal there names the value but not the setting.
+            if (LoadBalancerRegistry.getDefaultRegistry().getProvider(policy) == null) {
+                throw new IllegalArgumentException("loadBalancingPolicy must be a policy gRPC knows (round_robin,"
+                        + " pick_first, ...), was '" + policy + "'");
             }
             this.loadBalancingPolicy = policy;
             return this;
