@@ -10,9 +10,11 @@ package dev.orderly.api;
  * unsynchronised state across calls (a running checksum, an open output stream) even if a future engine made
  * consecutive calls from different threads.
  *
- * <p>Whatever {@code accept} throws (but {@link InterruptedException}), an {@code Error} included, fails the request
+ * <p>Whatever {@code accept} throws, an {@code Error} or an {@link InterruptedException} included, fails the request
  * naming the segment's last stage ({@link RequestFailedException#key()}), the throwable as the cause; only a
- * {@link VirtualMachineError} propagates from {@code Engine.run} as itself.
+ * {@link VirtualMachineError} propagates from {@code Engine.run} as itself. When the request is being cancelled (its
+ * caller interrupted, or another part of it failed), the interrupt that ends a blocked {@code accept} is that
+ * cancellation's echo: {@code Engine.run} then throws what the cancellation caused.
  */
 @FunctionalInterface
 public interface SegmentConsumer {

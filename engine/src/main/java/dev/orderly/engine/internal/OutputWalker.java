@@ -227,12 +227,17 @@ final class OutputWalker {
         return output;
     }
 
-    private void accept(long segment, byte[] output) throws RequestFailedException, InterruptedException {
+    private void accept(long segment, byte[] output) throws RequestFailedException {
         try {
             client.accept(segment, output);
-        } catch (InterruptedException | VirtualMachineError e) {
+        } catch (VirtualMachineError e) {
             throw e;
         } catch (Exception | Error e) {
+            if (e instanceof InterruptedException) {
+                // A cancellation's interrupt (then this failure is its echo, which no scope reports) or one of the
+                // embedder's own code: either way the walker's thread keeps it, and the client's failure is named.
+                Thread.currentThread().interrupt();
+            }
             // Named by the segment's last stage, the unit whose output the client was given.
             JobKey unit = new JobKey(segment, plan.lastStage());
             throw new RequestFailedException(unit, unit + ": the client failed on segment " + segment + ": " + e, e);
