@@ -58,8 +58,15 @@ public final class OrderlyEngine implements Engine {
     public RequestResult run(Request request) throws RequestFailedException, InterruptedException {
         Objects.requireNonNull(request, "request");
         if (Thread.interrupted()) {
-            // Checked before anything is forked, so a cancelled caller costs the fleet not a single dial.
-            throw new InterruptedException("request " + request.id() + " not started: the caller was interrupted");
+            // Checked before anything is forked, so a cancelled caller costs the fleet not a single dial. The figures
+            // ride along as on every cancellation (run's contract): those of a request that did nothing, so a caller
+            // that restarts from segmentsDelivered restarts from the plan's start.
+            InterruptedException e = new InterruptedException("request " + request.id()
+                    + " not started: the caller was interrupted");
+            e.addSuppressed(new RequestFailedException("request " + request.id() + " cancelled by interrupt after 0 of "
+                    + request.plan().segmentCount() + " segments delivered", null)
+                    .withPartialResult(new RequestCounters().resultSoFar()));
+            throw e;
         }
         JobPermits permits = jobCap == null ? JobPermits.UNLIMITED : jobCap.join(request.id());
         RequestRun run;
