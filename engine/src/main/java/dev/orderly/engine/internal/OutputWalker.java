@@ -72,10 +72,10 @@ final class OutputWalker {
     /**
      * Delivers every segment of the plan, or stops early (returning) when the request was stopped.
      *
-     * @throws RequestFailedException when an output stays missing, can not be read, or the client throws
-     * @throws InterruptedException when the request was cancelled
+     * @throws RequestFailedException when an output stays missing, can not be read, or the client throws; also when
+     *     the request was cancelled and its interrupt ended a wait of the walker's (then the scope does not report it)
      */
-    void run() throws RequestFailedException, InterruptedException {
+    void run() throws RequestFailedException {
         if (LogContext.KEPT) {
             MDC.put("request", requestId);
         }
@@ -99,12 +99,12 @@ final class OutputWalker {
     }
 
     /** Delivers one segment; false if the request was stopped first. */
-    private boolean deliver(long segment) throws RequestFailedException, InterruptedException {
+    private boolean deliver(long segment) throws RequestFailedException {
         JobKey unit = new JobKey(segment, plan.lastStage());
         int reruns = 0;
         lookUpStoredSegments();
         while (true) {
-            switch (scheduler.awaitOutput(segment, deadline)) {
+            switch (awaitOutput(unit)) {
                 case STOPPED -> {
                     return false;
                 }
@@ -137,6 +137,24 @@ final class OutputWalker {
                         ? "every job is on a tier2, the re-run waits for the next to end"
                         : withdrawn + " gives its worker up");
             }
+        }
+    }
+
+    /**
+     * Waits for the output of {@code unit}'s segment, the client's. Only a cancellation of the request interrupts the
+     * walker's thread (the deadline's alarm only inside a store call), and a failure of the walker after it is never
+     * reported; so an interrupt met here was left on the thread by code that runs on it (the client, the store, the
+     * listener: a client that restores an interrupt it could not handle, say), and fails the request naming the
+     * segment, the interrupt kept.
+     */
+    private Scheduler.OutputWait awaitOutput(JobKey unit) throws RequestFailedException {
+        try {
+            return scheduler.awaitOutput(unit.segment(), deadline);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RequestFailedException(unit, unit + " output could not be awaited: the output walker's thread"
+                    + " was interrupted, and not by a cancellation of the request (the client, the store or the"
+                    + " listener, which run on it, left the interrupt set)", e);
         }
     }
 
