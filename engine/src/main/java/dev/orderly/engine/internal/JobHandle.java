@@ -123,6 +123,14 @@ class JobHandle extends UnitCounts.Tally {
         return (state & NOT_WITHDRAWABLE) == 0;
     }
 
+    /**
+     * The job, on its own thread, gives its worker up (to the client's re-run): false if it may not be withdrawn
+     * (cancelled, withdrawn already, or holding a call). Nothing interrupts it for this.
+     */
+    boolean withdrawnByItself() {
+        return setUnless(WITHDRAWN, NOT_WITHDRAWABLE) != BLOCKED;
+    }
+
     /** Under the lock of {@code jobs}. */
     boolean withdrawLocked() {
         int s = setUnless(WITHDRAWN, NOT_WITHDRAWABLE);
@@ -164,6 +172,14 @@ class JobHandle extends UnitCounts.Tally {
 
     boolean closing() {
         return (state & CLOSING) != 0;
+    }
+
+    /**
+     * The job has come off its tier2 and is about to wait to dial again: true if it gave its worker up to the client's
+     * re-run, which waits for one ({@link RunningJobs#giveUpForTheRerun}); then it stops as a withdrawn job does.
+     */
+    boolean givesUpForTheRerun() {
+        return jobs != null && jobs.giveUpForTheRerun(this);
     }
 
     /** Closes the job's call, if it has one, and interrupts its thread, unless the job has ended. */

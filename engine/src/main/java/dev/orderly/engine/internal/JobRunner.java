@@ -139,6 +139,11 @@ final class JobRunner {
                     // Our unit was cancelled or withdrawn, not the request: the interrupt was meant for us alone.
                     step = handle.cancelled() ? Step.ABANDON : Step.WITHDRAW;
                 }
+                if (step == Step.RETRY && handle.givesUpForTheRerun()) {
+                    // Off its tier2 and about to wait out a delay while the client's re-run waits for a worker: it
+                    // gives its worker up now, not after the delay; a failure delay it owes goes with its counts.
+                    step = Step.WITHDRAW;
+                }
                 switch (step) {
                     case DONE -> {
                         done = true;

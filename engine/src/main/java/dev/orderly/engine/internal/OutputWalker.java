@@ -134,7 +134,8 @@ final class OutputWalker {
                 // The client waits for this re-run: it must not wait for a worker behind jobs it needs later.
                 JobKey withdrawn = freeAWorker.apply(unit);
                 LOG.debug("{} re-run with every worker taken; {}", unit, withdrawn == null
-                        ? "every job is on a tier2, the re-run waits for the next to end"
+                        ? "every job is on a tier2; the first to end, or to come off it to wait for a redial, frees"
+                                + " its worker for the re-run"
                         : withdrawn + " gives its worker up");
             }
         }

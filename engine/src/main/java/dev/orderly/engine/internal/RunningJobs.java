@@ -2,6 +2,7 @@ package dev.orderly.engine.internal;
 
 import dev.orderly.api.JobKey;
 import dev.orderly.api.Tier2Call;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
@@ -27,6 +28,10 @@ final class RunningJobs {
     // taken by none of them unless cancelled or withdrawn.
     private final ReentrantLock interrupters = new ReentrantLock();
     private final Condition closed = interrupters.newCondition();
+    // The unit of the client's re-run while it waits for a worker that no job could give up when asked (every job was
+    // on a tier2 then): the first job to come off its tier2 and wait to dial again gives its worker up to it, instead
+    // of holding it through its delay. Null when no re-run waits so.
+    private final AtomicReference<JobKey> rerunWaiting = new AtomicReference<>();
 
     /**
      * @param lookahead the segments of the request's look-ahead window, in which its jobs run
@@ -56,6 +61,11 @@ final class RunningJobs {
         JobHandle previous = jobs.putIfAbsent(handle);
         if (previous != null) {
             throw new IllegalStateException(handle.key() + " already has a running job");
+        }
+        JobKey rerun = rerunWaiting.get();
+        if (rerun != null && rerun.equals(handle.key())) {
+            // The re-run has its worker (a job ended): nobody need give one up to it any more.
+            rerunWaiting.compareAndSet(rerun, null);
         }
     }
 
@@ -90,6 +100,48 @@ final class RunningJobs {
      * re-run found every worker taken (a job ended meanwhile), and it would give up the worker it runs on, to itself.
      */
     JobKey withdrawHighestWaiting(JobKey rerun) {
+        JobKey withdrawn = withdrawHighestWaitingNow(rerun);
+        if (withdrawn != null) {
+            return withdrawn;
+        }
+        // Every job is on a tier2: the first that comes off it to wait for a redial gives its worker up
+        // (giveUpForTheRerun), rather than hold it through its delay while the client waits.
+        rerunWaiting.set(rerun);
+        // A job that came off its tier2 since the look above may have asked before the set: look once more. (Its
+        // withdrawal here and one through the set can both happen: a worker more is freed, and its unit relaunched.)
+        withdrawn = withdrawHighestWaitingNow(rerun);
+        if (withdrawn != null || jobs.get(rerun) != null) {
+            // Served, or the re-run's job has started since (a job ended): nobody need give a worker up any more.
+            rerunWaiting.compareAndSet(rerun, null);
+        }
+        return withdrawn;
+    }
+
+    /**
+     * The job of {@code handle}, which has just come off its tier2 (it failed, or was refused) and is about to wait to
+     * dial again, gives its worker up to the client's re-run if that waits for one ({@link #withdrawHighestWaiting}
+     * found every job on a tier2): true if the job is now withdrawn and must stop, as a withdrawn job does, before its
+     * next dial. Called on the job's own thread.
+     */
+    boolean giveUpForTheRerun(JobHandle handle) {
+        JobKey rerun = rerunWaiting.get();
+        if (rerun == null || rerun.equals(handle.key()) || !rerunWaiting.compareAndSet(rerun, null)) {
+            return false;
+        }
+        if (handle.withdrawnByItself()) {
+            return true;
+        }
+        if (!handle.withdrawn()) {
+            // Cancelled meanwhile (its unit covered): it stops anyway, but frees no worker for the re-run. The next
+            // job to come off its tier2 will.
+            rerunWaiting.compareAndSet(null, rerun);
+        }
+        // Else withdrawn by the walker already: its pending interrupt stops it at its next wait.
+        return false;
+    }
+
+    /** {@link #withdrawHighestWaiting}'s one look at the jobs: the unit of the job it withdrew, or null. */
+    private JobKey withdrawHighestWaitingNow(JobKey rerun) {
         while (true) {
             JobHandle[] highest = new JobHandle[1];
             jobs.forEach(handle -> {

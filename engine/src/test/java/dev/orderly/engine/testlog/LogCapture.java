@@ -35,6 +35,12 @@ public final class LogCapture {
         return captured == null ? List.of() : List.copyOf(captured);
     }
 
+    /** What was logged since {@link #start()} so far, while collecting goes on. */
+    public static List<Event> snapshot() {
+        Queue<Event> captured = events;
+        return captured == null ? List.of() : List.copyOf(captured);
+    }
+
     static boolean capturing() {
         return events != null;
     }
