@@ -4,6 +4,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
+import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -107,9 +108,14 @@ public final class TcpProxy implements AutoCloseable {
         return listener.getLocalPort();
     }
 
-    /** {@code host:port} of the bound address, ready for a gRPC target or an address list. */
+    /**
+     * {@code host:port} of the bound address, ready for a gRPC target or an address list; an IPv6 host is in brackets
+     * ({@code [::1]:port}), without which its last group could not be told from the port.
+     */
     public String hostPort() {
-        return listener.getInetAddress().getHostAddress() + ":" + listener.getLocalPort();
+        InetAddress host = listener.getInetAddress();
+        String address = host.getHostAddress();
+        return (host instanceof Inet6Address ? "[" + address + "]" : address) + ":" + listener.getLocalPort();
     }
 
     /** Delays each direction by {@code oneWay} from now on (chunks already read keep their time). Zero = none. */
