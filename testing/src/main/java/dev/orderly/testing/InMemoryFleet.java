@@ -160,12 +160,24 @@ public final class InMemoryFleet {
      * shared lock, so thousands of jobs running at once do not queue on one another when they wake.
      */
     private void run() throws InterruptedException {
-        long deadline = System.nanoTime() + jobTime.toNanos();
-        for (long left = jobTime.toNanos(); left > 0; left = deadline - System.nanoTime()) {
+        // A jobTime past Long.MAX_VALUE ns (about 292 years, a test's "until cancelled") saturates instead of
+        // overflowing: the job then runs until its thread is interrupted. The deadline may wrap; the difference
+        // below does not.
+        long nanos = saturatedNanos(jobTime);
+        long deadline = System.nanoTime() + nanos;
+        for (long left = nanos; left > 0; left = deadline - System.nanoTime()) {
             LockSupport.parkNanos(this, left);
             if (Thread.interrupted()) {
                 throw new InterruptedException("job cut short");
             }
+        }
+    }
+
+    private static long saturatedNanos(Duration duration) {
+        try {
+            return duration.toNanos();
+        } catch (ArithmeticException tooLong) {
+            return Long.MAX_VALUE;
         }
     }
 
@@ -277,7 +289,10 @@ public final class InMemoryFleet {
             return this;
         }
 
-        /** How long an admitted job holds its slot, {@code >= 0}. */
+        /**
+         * How long an admitted job holds its slot, {@code >= 0}; one over about 292 years (too long to count in
+         * nanoseconds) holds it until the job's thread is interrupted.
+         */
         public Builder jobTime(Duration jobTime) {
             Objects.requireNonNull(jobTime, "jobTime");
             if (jobTime.isNegative()) {
