@@ -1,8 +1,11 @@
 package dev.orderly.testing;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
+import java.util.Queue;
 
 /**
  * What a {@link ScriptedTier2} does with the successive dials of one unit: each step is used by one dial, in order;
@@ -52,10 +55,44 @@ public final class Script {
         }
     }
 
-    private final List<Action> actions;
+    /**
+     * One step and how many dials in a row take it, {@code times >= 1}: a script of {@code refuse(Integer.MAX_VALUE)}
+     * is one run, not two billion steps.
+     */
+    record Run(Action action, int times) {
+    }
 
-    private Script(List<Action> actions) {
-        this.actions = List.copyOf(actions);
+    /**
+     * The steps a unit's next dials take, used up one dial at a time. Not thread-safe: its owner guards it
+     * ({@link ScriptedTier2} under its lock).
+     */
+    static final class Steps {
+        private final Queue<Run> runs;
+        // dials the head run has served already
+        private int usedOfHead;
+
+        private Steps(List<Run> runs) {
+            this.runs = new ArrayDeque<>(runs);
+        }
+
+        /** The step of the next dial, or null once the script is used up. */
+        Action poll() {
+            Run head = runs.peek();
+            if (head == null) {
+                return null;
+            }
+            if (++usedOfHead == head.times()) {
+                runs.remove();
+                usedOfHead = 0;
+            }
+            return head.action();
+        }
+    }
+
+    private final List<Run> runs;
+
+    private Script(List<Run> runs) {
+        this.runs = List.copyOf(runs);
     }
 
     /** A script that succeeds at once. */
@@ -119,12 +156,14 @@ public final class Script {
      * exception arrives wrapped in an {@link IllegalStateException}.
      */
     public static Script throwOnDial(Exception error) {
-        return new Script(List.of(new Action(Step.THROW_ON_DIAL, null, Objects.requireNonNull(error, "error"))));
+        return new Script(List.of(
+                new Run(new Action(Step.THROW_ON_DIAL, null, Objects.requireNonNull(error, "error")), 1)));
     }
 
     /** Admitted, then {@code await} throws {@code error} (as {@link #throwOnDial} says). */
     public static Script throwOnAwait(Exception error) {
-        return new Script(List.of(new Action(Step.THROW_ON_AWAIT, null, Objects.requireNonNull(error, "error"))));
+        return new Script(List.of(
+                new Run(new Action(Step.THROW_ON_AWAIT, null, Objects.requireNonNull(error, "error")), 1)));
     }
 
     /** Then succeeds (as every dial after the script does anyway). */
@@ -167,24 +206,36 @@ public final class Script {
         return then(Step.LOSE_OUTPUT, 1, null);
     }
 
-    /** The steps, one per dial, in order. */
-    List<Action> actions() {
-        return actions;
+    /** The steps, for one unit's dials, in order. */
+    Steps steps() {
+        return new Steps(runs);
+    }
+
+    /** The step of the first dial, or null if the script has none ({@code refuse(0)}). */
+    Action first() {
+        return runs.isEmpty() ? null : runs.getFirst().action();
     }
 
     private Script then(Step step, int times, Hold hold) {
         if (times < 0) {
             throw new IllegalArgumentException("times must be >= 0, was " + times);
         }
-        List<Action> more = new ArrayList<>(actions);
-        for (int i = 0; i < times; i++) {
-            more.add(new Action(step, hold));
+        if (times == 0) {
+            return this;
         }
+        List<Run> more = new ArrayList<>(runs);
+        more.add(new Run(new Action(step, hold), times));
         return new Script(more);
     }
 
     @Override
     public String toString() {
-        return "Script" + actions.stream().map(a -> a.step().name()).toList();
+        List<String> steps = new ArrayList<>();
+        for (Run run : runs) {
+            // a long run is shown once with its count, so that printing a script costs no memory per dial
+            steps.add(run.times() <= 3 ? String.join(", ", Collections.nCopies(run.times(), run.action().step().name()))
+                    : run.action().step().name() + " x" + run.times());
+        }
+        return "Script[" + String.join(", ", steps) + "]";
     }
 }

@@ -8,12 +8,10 @@ import dev.orderly.api.Tier2Call;
 import dev.orderly.api.Tier2Client;
 import dev.orderly.api.Tier2Exception;
 import dev.orderly.testing.Script.Action;
-import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -68,7 +66,7 @@ public final class ScriptedTier2 implements Tier2Client {
     private final EventLog log = new EventLog();
     private final ReentrantLock lock = new ReentrantLock();
     // guarded by lock
-    private final Map<JobKey, Queue<Action>> scripts = new HashMap<>();
+    private final Map<JobKey, Script.Steps> scripts = new HashMap<>();
     private final Map<Long, Integer> highestDone = new ConcurrentHashMap<>();
     private final List<String> dependencyViolations = new CopyOnWriteArrayList<>();
     private final AtomicInteger openCalls = new AtomicInteger();
@@ -103,7 +101,7 @@ public final class ScriptedTier2 implements Tier2Client {
         Objects.requireNonNull(script, "script");
         lock.lock();
         try {
-            scripts.put(key, new ArrayDeque<>(script.actions()));
+            scripts.put(key, script.steps());
         } finally {
             lock.unlock();
         }
@@ -194,7 +192,7 @@ public final class ScriptedTier2 implements Tier2Client {
     private Action nextAction(Job job) throws InterruptedException {
         lock.lock();
         try {
-            Queue<Action> left = scripts.get(job.key());
+            Script.Steps left = scripts.get(job.key());
             Action next = left == null ? null : left.poll();
             if (next != null) {
                 return next;
@@ -202,8 +200,8 @@ public final class ScriptedTier2 implements Tier2Client {
         } finally {
             lock.unlock();
         }
-        List<Action> ruled = rule.next(job).actions();
-        return ruled.isEmpty() ? SUCCEED : ruled.getFirst();
+        Action ruled = rule.next(job).first();
+        return ruled == null ? SUCCEED : ruled;
     }
 
     private void checkDependencies(JobKey key) {
