@@ -16,7 +16,14 @@ record ProxyOptions(InetSocketAddress listen, InetSocketAddress target, Duration
             String value = eq < 0 ? null : arg.substring(eq + 1);
             switch (name) {
                 case "--listen" -> listen = parseAddress(name, value);
-                case "--target" -> target = parseAddress(name, value);
+                case "--target" -> {
+                    target = parseAddress(name, value);
+                    // Port 0 picks a free port to listen on; nothing can be connected to at port 0.
+                    if (target.getPort() == 0) {
+                        throw new IllegalArgumentException(
+                                name + ": port must be 1..65535, got 0 in '" + value + "'");
+                    }
+                }
                 case "--delay-ms" -> delay = parseDelay(name, value);
                 default -> throw new IllegalArgumentException(
                         "unknown option '" + arg + "' (--listen=HOST:PORT --target=HOST:PORT [--delay-ms=N])");
@@ -53,7 +60,12 @@ record ProxyOptions(InetSocketAddress listen, InetSocketAddress target, Duration
         if (port < 0 || port > 65535) {
             throw new IllegalArgumentException(option + ": port must be 0..65535, got " + port + " in '" + value + "'");
         }
-        return new InetSocketAddress(host, port);
+        InetSocketAddress address = new InetSocketAddress(host, port);
+        // Resolved here once and never again: a host that does not resolve now would fail every connection.
+        if (address.isUnresolved()) {
+            throw new IllegalArgumentException(option + ": cannot resolve host '" + host + "' in '" + value + "'");
+        }
+        return address;
     }
 
     static Duration parseDelay(String option, String value) {

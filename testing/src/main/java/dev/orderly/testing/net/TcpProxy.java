@@ -76,15 +76,30 @@ public final class TcpProxy implements AutoCloseable {
         this.target = target;
     }
 
-    /** Starts a proxy on a free port of 127.0.0.1 that forwards to {@code target}. */
+    /**
+     * Starts a proxy on a free port of 127.0.0.1 that forwards to {@code target}.
+     *
+     * @throws IllegalArgumentException if {@code target} is unresolved or has port 0: no connection could reach it
+     */
     public static TcpProxy start(InetSocketAddress target) throws IOException {
         return start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), target);
     }
 
-    /** Starts a proxy listening on {@code listen} (port 0 = a free port) that forwards to {@code target}. */
+    /**
+     * Starts a proxy listening on {@code listen} (port 0 = a free port) that forwards to {@code target}.
+     *
+     * @throws IllegalArgumentException if {@code target} is unresolved or has port 0: no connection could reach it
+     */
     public static TcpProxy start(InetSocketAddress listen, InetSocketAddress target) throws IOException {
         Objects.requireNonNull(listen, "listen");
         Objects.requireNonNull(target, "target");
+        if (target.isUnresolved()) {
+            throw new IllegalArgumentException("target must be resolved, was " + target.getHostString() + ":"
+                    + target.getPort() + " (unresolved)");
+        }
+        if (target.getPort() == 0) {
+            throw new IllegalArgumentException("target port must be 1..65535, was 0");
+        }
         ServerSocket listener = new ServerSocket();
         listener.setReuseAddress(true);
         try {
