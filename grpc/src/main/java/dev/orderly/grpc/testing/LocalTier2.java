@@ -59,7 +59,9 @@ public final class LocalTier2 implements AutoCloseable {
             throws IOException {
         Objects.requireNonNull(server, "server");
         Objects.requireNonNull(client, "client");
-        Tier2Server started = server.host("127.0.0.1").port(0).build().start();
+        // plaintext() says what the pair is: the client below has no TLS, so a builder with credentials would give
+        // a server no dial could get through to; build() refuses credentials together with plaintext().
+        Tier2Server started = server.host("127.0.0.1").port(0).plaintext().build().start();
         try {
             GrpcTier2Client.Builder builder = client.apply(GrpcTier2Client.builder());
             return new LocalTier2(started, builder.addresses(List.of("127.0.0.1:" + started.port())).build());
