@@ -168,7 +168,7 @@ final class Link {
             while (true) {
                 int n = in.read(buffer);
                 proxy.awaitForwarding();
-                long due = System.nanoTime() + proxy.currentDelay().toNanos();
+                long due = dueAfter(proxy.currentDelay());
                 // Never before an earlier chunk: a shortened delay must not reorder the stream.
                 lastDue = lastDue == Long.MIN_VALUE ? due : Math.max(due, lastDue);
                 byte[] bytes = n < 0 ? null : Arrays.copyOf(buffer, n);
@@ -181,6 +181,19 @@ final class Link {
             reset();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt(); // reset() interrupted this pump: the link is gone
+        }
+    }
+
+    /**
+     * When a chunk read now is due: a delay too long to count (near or over {@link Long#MAX_VALUE} ns, about 292
+     * years, a test's "never") saturates instead of overflowing, which threw in the reader (its direction dead) or
+     * wrapped the due time, and so the order of the chunks, round.
+     */
+    private static long dueAfter(Duration delay) {
+        try {
+            return Math.addExact(System.nanoTime(), delay.toNanos());
+        } catch (ArithmeticException tooLong) {
+            return Long.MAX_VALUE;
         }
     }
 

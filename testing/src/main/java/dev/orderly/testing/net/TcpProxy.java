@@ -133,7 +133,10 @@ public final class TcpProxy implements AutoCloseable {
         return (host instanceof Inet6Address ? "[" + address + "]" : address) + ":" + listener.getLocalPort();
     }
 
-    /** Delays each direction by {@code oneWay} from now on (chunks already read keep their time). Zero = none. */
+    /**
+     * Delays each direction by {@code oneWay} from now on (chunks already read keep their time). Zero = none; one of
+     * about 292 years or more holds every byte until the link is cut or closed.
+     */
     public TcpProxy delay(Duration oneWay) {
         Objects.requireNonNull(oneWay, "oneWay");
         if (oneWay.isNegative()) {
