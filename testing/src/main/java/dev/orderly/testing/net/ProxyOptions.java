@@ -53,7 +53,7 @@ record ProxyOptions(InetSocketAddress listen, InetSocketAddress target, Duration
         }
         int port;
         try {
-            port = Integer.parseInt(value.substring(colon + 1));
+            port = Integer.parseInt(decimal(value.substring(colon + 1)));
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException(option + ": port is not a number in '" + value + "'");
         }
@@ -68,10 +68,24 @@ record ProxyOptions(InetSocketAddress listen, InetSocketAddress target, Duration
         return address;
     }
 
+    /**
+     * {@code text} if it is a decimal number, an optional {@code -} then 0-9 only: {@code Integer.parseInt} and
+     * {@code Long.parseLong} also take other scripts' digits (Arabic-Indic ones, say).
+     *
+     * @throws NumberFormatException otherwise
+     */
+    private static String decimal(String text) {
+        String digits = text.startsWith("-") ? text.substring(1) : text;
+        if (digits.isEmpty() || !digits.chars().allMatch(c -> c >= '0' && c <= '9')) {
+            throw new NumberFormatException("not a decimal number: '" + text + "'");
+        }
+        return text;
+    }
+
     static Duration parseDelay(String option, String value) {
         long millis;
         try {
-            millis = Long.parseLong(value == null ? "" : value);
+            millis = Long.parseLong(decimal(value == null ? "" : value));
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException(option + ": expected a number of milliseconds, got '" + value + "'");
         }
