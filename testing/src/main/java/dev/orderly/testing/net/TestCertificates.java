@@ -13,8 +13,11 @@ import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Date;
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
 import org.bouncycastle.asn1.x500.X500Name;
+import org.bouncycastle.asn1.x500.X500NameBuilder;
+import org.bouncycastle.asn1.x500.style.BCStyle;
 import org.bouncycastle.asn1.x509.BasicConstraints;
 import org.bouncycastle.asn1.x509.Extension;
 import org.bouncycastle.asn1.x509.GeneralName;
@@ -66,7 +69,7 @@ public final class TestCertificates {
         this.dir = dir;
         this.name = name;
         this.caKeys = keys();
-        X500Name subject = new X500Name("CN=" + name + " test CA");
+        X500Name subject = caName(name);
         X509v3CertificateBuilder b = builder(subject, subject, caKeys);
         b.addExtension(Extension.basicConstraints, true, new BasicConstraints(true));
         b.addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.keyCertSign | KeyUsage.cRLSign));
@@ -76,13 +79,16 @@ public final class TestCertificates {
     }
 
     /**
-     * A new CA (an EC P-256 key) whose files go in {@code dir}, prefixed with {@code name}.
+     * A new CA (an EC P-256 key) whose files go in {@code dir}, prefixed with {@code name}: any text that is a file
+     * name (a comma or a plus is escaped in the certificate).
      *
+     * @throws IllegalArgumentException if {@code name} is blank or holds {@code /} or {@code \}
      * @throws IOException if a file cannot be written
      * @throws GeneralSecurityException if the JDK cannot make or sign the keys
      */
     public static TestCertificates authority(Path dir, String name) throws IOException, GeneralSecurityException {
-        return new TestCertificates(dir, name);
+        Objects.requireNonNull(dir, "dir");
+        return new TestCertificates(dir, fileName("name", name));
     }
 
     /** The CA's certificate, PEM. */
@@ -92,15 +98,16 @@ public final class TestCertificates {
 
     /**
      * A leaf for {@code localhost} and {@code 127.0.0.1}, signed by this CA: {@code <name>-<leafName>.pem} and
-     * {@code .key} in the CA's directory.
+     * {@code .key} in the CA's directory; {@code leafName} is held to the rule of {@link #authority}'s name.
      *
+     * @throws IllegalArgumentException if {@code leafName} is blank or holds {@code /} or {@code \}
      * @throws IOException if a file cannot be written
      * @throws GeneralSecurityException if the JDK cannot make or sign the keys
      */
     public Pem leaf(String leafName) throws IOException, GeneralSecurityException {
+        fileName("leafName", leafName);
         KeyPair keys = keys();
-        X509v3CertificateBuilder b = builder(new X500Name("CN=" + name + " test CA"),
-                new X500Name("CN=" + leafName), keys);
+        X509v3CertificateBuilder b = builder(caName(name), commonName(leafName), keys);
         b.addExtension(Extension.basicConstraints, true, new BasicConstraints(false));
         b.addExtension(Extension.subjectAlternativeName, false, new GeneralNames(new GeneralName[] {
                 new GeneralName(GeneralName.dNSName, "localhost"),
@@ -113,6 +120,28 @@ public final class TestCertificates {
             pemWriter.writeObject(new JcaPKCS8Generator(keys.getPrivate(), null));
         }
         return pem;
+    }
+
+    /**
+     * {@code value} if it can be part of a file name in the directory: a null, blank or path-like name made files
+     * named "null", or files in another directory.
+     */
+    private static String fileName(String argument, String value) {
+        Objects.requireNonNull(value, argument);
+        if (value.isBlank() || value.indexOf('/') >= 0 || value.indexOf('\\') >= 0) {
+            throw new IllegalArgumentException(argument + " must be a file name, not blank and without / or \\, was '"
+                    + value + "'");
+        }
+        return value;
+    }
+
+    private static X500Name caName(String name) {
+        return commonName(name + " test CA");
+    }
+
+    /** A subject of one CN, built (not parsed), so that a comma, a plus or an equals sign in it is escaped. */
+    private static X500Name commonName(String cn) {
+        return new X500NameBuilder(BCStyle.INSTANCE).addRDN(BCStyle.CN, cn).build();
     }
 
     private static KeyPair keys() throws GeneralSecurityException {
