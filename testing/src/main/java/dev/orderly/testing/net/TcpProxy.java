@@ -191,7 +191,8 @@ public final class TcpProxy implements AutoCloseable {
 
     /**
      * Stops listening and resets every connection: once it returns, a connection to the proxy's address is refused
-     * (unless something else listens there by then). Idempotent.
+     * (unless something else listens there by then), and every thread of the proxy has ended. Idempotent. An
+     * interrupt does not cut it short (its waits are bounded); it is kept on the thread.
      */
     @Override
     public void close() {
@@ -207,19 +208,42 @@ public final class TcpProxy implements AutoCloseable {
         // The JDK closes a socket that a thread is blocked accepting on only once that thread has left accept; until
         // then the kernel still completes connections into the backlog. Waited for last, so that every connection is
         // reset whatever happens here.
-        try {
-            if (!acceptor.join(Duration.ofSeconds(10))) {
-                throw new IllegalStateException("tcp proxy: the acceptor of " + address() + " did not stop in 10 s");
+        if (!awaitUninterruptibly(() -> acceptor.join(Duration.ofSeconds(10)))) {
+            throw new IllegalStateException("tcp proxy: the acceptor of " + address() + " did not stop in 10 s");
+        }
+        // Nothing the proxy started outlives close: a connect to the target under way, the pumps.
+        for (Link link : links) {
+            if (!awaitUninterruptibly(() -> link.awaitThreads(Duration.ofSeconds(10)))) {
+                throw new IllegalStateException("tcp proxy: a connection of " + address() + " did not stop in 10 s");
             }
-            // Nothing the proxy started outlives close: a connect to the target under way, the pumps.
-            for (Link link : links) {
-                if (!link.awaitThreads(Duration.ofSeconds(10))) {
-                    throw new IllegalStateException("tcp proxy: a connection of " + address()
-                            + " did not stop in 10 s");
+        }
+    }
+
+    /** A wait bounded in time that an interrupt could cut short. */
+    @FunctionalInterface
+    private interface BoundedWait {
+        boolean await() throws InterruptedException;
+    }
+
+    /**
+     * Runs {@code wait} to its end, then sets the interrupt flag again if it was set before or meanwhile. A close on
+     * an interrupted thread (a try-with-resources in a test that a timeout interrupted) returned at once, the proxy
+     * still taking connections and its threads running; the waits are short and bounded, so they are not cut short.
+     */
+    private static boolean awaitUninterruptibly(BoundedWait wait) {
+        boolean interrupted = Thread.interrupted();
+        try {
+            while (true) {
+                try {
+                    return wait.await();
+                } catch (InterruptedException e) {
+                    interrupted = true;
                 }
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 
