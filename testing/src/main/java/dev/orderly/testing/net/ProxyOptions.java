@@ -83,9 +83,12 @@ record ProxyOptions(InetSocketAddress listen, InetSocketAddress target, Duration
     }
 
     static Duration parseDelay(String option, String value) {
+        if (value == null) { // "--delay-ms" without "=N"
+            throw new IllegalArgumentException(option + ": expected a number of milliseconds, got nothing");
+        }
         long millis;
         try {
-            millis = Long.parseLong(decimal(value == null ? "" : value));
+            millis = Long.parseLong(decimal(value));
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException(option + ": expected a number of milliseconds, got '" + value + "'");
         }
