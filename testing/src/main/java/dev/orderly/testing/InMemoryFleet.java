@@ -81,9 +81,10 @@ public final class InMemoryFleet {
         return log;
     }
 
-    /** All slots of all instances. */
+    /** All slots of all instances, at most {@link Integer#MAX_VALUE} (a fleet of unbounded instances). */
     public int capacity() {
-        return busy.length * slotsPerInstance;
+        // In a long: slotsPerInstance(Integer.MAX_VALUE), a fleet that never refuses, must not wrap the int.
+        return (int) Math.min(Integer.MAX_VALUE, (long) busy.length * slotsPerInstance);
     }
 
     /** Slots busy right now. */
