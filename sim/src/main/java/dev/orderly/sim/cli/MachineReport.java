@@ -15,12 +15,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.ToDoubleFunction;
 
 /**
- * The report for scripts: the table's rows as CSV, or everything (the scenario, every tenant's figures, the rows,
- * the ratios ordered/unordered, the notes) as JSON. Times are simulated seconds, as in the table; a figure that did
- * not happen (no segment delivered, a ratio over zero) is empty in CSV and {@code null} in JSON.
+ * The report for scripts: the table's rows and ratio rows as CSV, or everything (the scenario, every tenant's
+ * figures, the rows, every ratio row of the table, the notes) as JSON. Times are simulated seconds, as in the table;
+ * a figure that did not happen (no segment delivered, a ratio over zero) is empty in CSV and {@code null} in JSON.
  */
 final class MachineReport {
 
@@ -32,7 +33,10 @@ final class MachineReport {
     private MachineReport() {
     }
 
-    /** One header line, one line per row, and the ratio row (label {@code ordered/unordered}) when there is one. */
+    /**
+     * One header line, one line per row, and the table's ratio rows (labels {@code ordered/unordered},
+     * {@code ordered/oracle}, {@code waiting room/oracle}, those that the runs made) last.
+     */
     static String csv(Report report) {
         StringBuilder out = new StringBuilder(String.join(",", CSV_COLUMNS)).append('\n');
         for (StrategyMetrics m : report.rows()) {
@@ -43,13 +47,13 @@ final class MachineReport {
                     Long.toString(m.failures()), Long.toString(m.reruns()), Integer.toString(m.failedRequests())))
                     .append('\n');
         }
-        Map<String, Double> ratios = ratios(report);
-        if (!ratios.isEmpty()) {
-            out.append(String.join(",", ComparisonTable.RATIO_LABEL, "", number(ratios.get("firstSegment")),
-                    number(ratios.get("meanDelivery")), number(ratios.get("lagP50")), number(ratios.get("lagP90")),
-                    number(ratios.get("lagMax")),
-                    number(ratios.get("clientStall")), number(ratios.get("total")), number(ratios.get("dials")),
-                    number(ratios.get("refusals")), number(ratios.get("dialsPerSecond")), "", "", "")).append('\n');
+        for (ComparisonTable.Ratio ratio : report.ratios()) {
+            Map<String, Double> r = figures(ratio);
+            out.append(String.join(",", quoted(ratio.label()), "", number(r.get("firstSegment")),
+                    number(r.get("meanDelivery")), number(r.get("lagP50")), number(r.get("lagP90")),
+                    number(r.get("lagMax")),
+                    number(r.get("clientStall")), number(r.get("total")), number(r.get("dials")),
+                    number(r.get("refusals")), number(r.get("dialsPerSecond")), "", "", "")).append('\n');
         }
         return out.toString();
     }
@@ -77,8 +81,19 @@ final class MachineReport {
             rows.add(row(m));
         }
         doc.put("rows", rows);
-        Map<String, Double> ratios = ratios(report);
-        doc.put("ratios", ratios.isEmpty() ? null : ratios);
+        // "ratios" is ordered/unordered alone, as it always was (scripts read .ratios.meanDelivery); "ratioRows" is
+        // every ratio row of the table, each under its label.
+        Optional<ComparisonTable.Ratio> baseline = report.ratios().stream()
+                .filter(r -> r.label().equals(ComparisonTable.RATIO_LABEL)).findFirst();
+        doc.put("ratios", baseline.map(MachineReport::figures).orElse(null));
+        List<Object> ratioRows = new ArrayList<>();
+        for (ComparisonTable.Ratio ratio : report.ratios()) {
+            Map<String, Object> r = new LinkedHashMap<>();
+            r.put("ratio", ratio.label());
+            r.putAll(figures(ratio));
+            ratioRows.add(r);
+        }
+        doc.put("ratioRows", ratioRows);
         doc.put("notes", report.notes());
         doc.put("picture", picture.toString());
         doc.put("wallClockSeconds", wallSeconds);
@@ -167,14 +182,11 @@ final class MachineReport {
         return r;
     }
 
-    /** ordered / unordered for each figure of the table's ratio row; empty unless both runs took place. */
-    private static Map<String, Double> ratios(Report report) {
+    /** numerator / denominator of {@code ratio} for each figure of the table's ratio rows. */
+    private static Map<String, Double> figures(ComparisonTable.Ratio ratio) {
         Map<String, Double> r = new LinkedHashMap<>();
-        if (report.orderedRow().isEmpty() || report.unorderedRow().isEmpty()) {
-            return r;
-        }
-        StrategyMetrics o = report.orderedRow().get();
-        StrategyMetrics u = report.unorderedRow().get();
+        StrategyMetrics o = ratio.numerator();
+        StrategyMetrics u = ratio.denominator();
         ratio(r, "firstSegment", o, u, StrategyMetrics::firstSegment);
         ratio(r, "meanDelivery", o, u, StrategyMetrics::meanDelivery);
         ratio(r, "lagP50", o, u, StrategyMetrics::lagP50);

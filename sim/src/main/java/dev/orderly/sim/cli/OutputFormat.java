@@ -10,9 +10,9 @@ import picocli.CommandLine.TypeConversionException;
 enum OutputFormat {
     /** The comparison table with its legend and notes, after the progress lines. */
     TABLE,
-    /** One header line and one line per table row (the ratio row last), numbers in simulated seconds; nothing else. */
+    /** One header line and one line per table row (the ratio rows last), numbers in simulated seconds; nothing else. */
     CSV,
-    /** One JSON document: the scenario, every tenant's figures, the table's rows and the ratios; nothing else. */
+    /** One JSON document: the scenario, every tenant's figures, the table's rows and ratio rows; nothing else. */
     JSON;
 
     /** The name on the command line. */

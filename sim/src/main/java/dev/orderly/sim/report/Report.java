@@ -114,6 +114,15 @@ public final class Report {
      * the waiting room's run against the oracle.
      */
     public ComparisonTable table() {
+        return new ComparisonTable(rows, ratios());
+    }
+
+    /**
+     * The table's ratio rows, in its order: ordered/unordered and ordered/oracle for each of the unordered and oracle
+     * runs that ran beside an ordered one, then waiting room/oracle. The CSV and JSON reports carry these same rows,
+     * so that a script sees every comparison a person does.
+     */
+    public List<ComparisonTable.Ratio> ratios() {
         List<ComparisonTable.Ratio> ratios = new ArrayList<>();
         ordered.ifPresent(o -> {
             unordered.ifPresent(u -> ratios.add(new ComparisonTable.Ratio(ComparisonTable.RATIO_LABEL, o, u)));
@@ -121,7 +130,7 @@ public final class Report {
         });
         waiting.ifPresent(w -> oracle.ifPresent(
                 x -> ratios.add(new ComparisonTable.Ratio(ComparisonTable.WAITING_ORACLE_RATIO_LABEL, w, x))));
-        return new ComparisonTable(rows, ratios);
+        return ratios;
     }
 
     /** The picture's panels, one per strategy (two for a mixed run). */

@@ -52,7 +52,8 @@ class TheCsvAndJsonReportsCarryMeanDeliveryTest {
             assertTrue(Double.parseDouble(rows.group(1)) > 0, rows.group());
             found++;
         }
-        assertEquals(3, found, "the ordered and unordered rows and the ratios, after firstSegment:\n" + o.out());
+        assertEquals(4, found, "the ordered and unordered rows, the ratios and the one ratio row, after"
+                + " firstSegment:\n" + o.out());
         assertTrue(o.out().contains("\"ratios\": {\n    \"firstSegment\": "), o.out());
     }
 }
