@@ -2,7 +2,6 @@ package dev.orderly.sim.cli;
 
 import dev.orderly.sim.fleet.Admission;
 import java.time.Duration;
-import java.util.Locale;
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -23,16 +22,10 @@ final class AdmissionOptions {
     enum Mode {
         REFUSE, WAIT;
 
-        /** Reads a value in any case; an unknown one is a one-line error that lists the values. */
-        static final class Converter implements CommandLine.ITypeConverter<Mode> {
-            @Override
-            public Mode convert(String value) {
-                return switch (value.strip().toLowerCase(Locale.ROOT)) {
-                    case "refuse" -> REFUSE;
-                    case "wait" -> WAIT;
-                    default -> throw new CommandLine.TypeConversionException(
-                            "'" + value + "' is not an admission; use refuse or wait");
-                };
+        /** Reads a value in any case; an unknown one is refused as every choice is. */
+        static final class Converter extends Choices.Converter<Mode> {
+            Converter() {
+                super(Mode.class, "an admission");
             }
         }
     }

@@ -98,9 +98,18 @@ final class FleetCommand implements Callable<Integer> {
     private boolean quiet;
 
     /** Where the tier2 processes write the outputs and the tenants read them. */
-    enum Store { file, s3 }
+    enum Store {
+        file, s3;
 
-    @Option(names = "--store", paramLabel = "file|s3", defaultValue = "file",
+        /** Reads a value in any case; an unknown one is refused as every choice is (picocli's words named none). */
+        static final class Converter extends Choices.Converter<Store> {
+            Converter() {
+                super(Store.class, "a store");
+            }
+        }
+    }
+
+    @Option(names = "--store", paramLabel = "file|s3", defaultValue = "file", converter = Store.Converter.class,
             description = "Where the outputs go: a temporary directory, or an S3 bucket on an S3Proxy (a real S3 API"
                     + " server) the command starts on 127.0.0.1 and stops (default: ${DEFAULT-VALUE}).")
     private Store store;

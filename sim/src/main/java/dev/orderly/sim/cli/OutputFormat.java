@@ -1,10 +1,6 @@
 package dev.orderly.sim.cli;
 
-import java.util.Arrays;
 import java.util.Locale;
-import java.util.stream.Collectors;
-import picocli.CommandLine.ITypeConverter;
-import picocli.CommandLine.TypeConversionException;
 
 /** How the command prints its report: a table for people, or CSV or JSON for scripts and plots. */
 enum OutputFormat {
@@ -20,17 +16,10 @@ enum OutputFormat {
         return name().toLowerCase(Locale.ROOT);
     }
 
-    /** Reads {@code table}, {@code csv} or {@code json}; anything else is an error naming the values. */
-    static final class Converter implements ITypeConverter<OutputFormat> {
-        @Override
-        public OutputFormat convert(String value) {
-            for (OutputFormat f : values()) {
-                if (f.optionValue().equals(value.strip().toLowerCase(Locale.ROOT))) {
-                    return f;
-                }
-            }
-            throw new TypeConversionException("must be one of " + Arrays.stream(values())
-                    .map(OutputFormat::optionValue).collect(Collectors.joining(", ")) + "; was '" + value + "'");
+    /** Reads {@code table}, {@code csv} or {@code json} in any case; anything else is refused as every choice is. */
+    static final class Converter extends Choices.Converter<OutputFormat> {
+        Converter() {
+            super(OutputFormat.class, "a format");
         }
     }
 }

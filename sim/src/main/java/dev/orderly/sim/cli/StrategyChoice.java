@@ -7,7 +7,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
-import picocli.CommandLine;
 
 /** The values of {@code --strategy}: which runs of the scenario the command makes, in the order they run. */
 enum StrategyChoice {
@@ -70,21 +69,10 @@ enum StrategyChoice {
         return Arrays.stream(values()).map(StrategyChoice::label).collect(Collectors.joining(", "));
     }
 
-    /** Reads a value in any case; an unknown one is a one-line error that lists the values. */
-    static final class Converter implements CommandLine.ITypeConverter<StrategyChoice> {
-        @Override
-        public StrategyChoice convert(String value) {
-            String wanted = value.strip().toLowerCase(Locale.ROOT);
-            for (StrategyChoice choice : values()) {
-                if (choice.label().equals(wanted)) {
-                    return choice;
-                }
-            }
-            String suggestion = ParameterMessages.closest(wanted,
-                    Arrays.stream(values()).map(StrategyChoice::label).toList())
-                    .map(label -> "did you mean " + label + "? ").orElse("");
-            throw new CommandLine.TypeConversionException(
-                    "'" + value + "' is not a strategy; " + suggestion + "use one of " + labels());
+    /** Reads a value in any case; an unknown one is refused as every choice is, with the closest strategy. */
+    static final class Converter extends Choices.Converter<StrategyChoice> {
+        Converter() {
+            super(StrategyChoice.class, "a strategy");
         }
     }
 }
