@@ -34,7 +34,11 @@ import software.amazon.awssdk.services.s3.S3Client;
         sortOptions = false, usageHelpAutoWidth = true,
         description = "Serves orderly.tier2.v1.Tier2 with your JobWorker: one job per call, at most --max-concurrent"
                 + " at once (the rest are refused), outputs of request R under --outputs/R/ (a directory or an S3"
-                + " bucket).")
+                + " bucket).",
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"1:it could not start: bind, reach its bucket, or make the worker (one line)",
+            "2:bad option or value, or no usable worker (one line)",
+            "143:a SIGTERM drained it and the JVM ended (128 + 15)"})
 public final class Tier2Main implements Callable<Integer> {
 
     @Spec

@@ -43,7 +43,10 @@ import picocli.CommandLine.Model.CommandSpec;
         sortOptions = false,
         description = "Measures the gRPC transport on real tier2 processes: dials/s against a full fleet (all"
                 + " refused), the latency of one admitted no-op job, and a tier2 that refuses at once beside one"
-                + " with a waiting room (slot freed -> next admission, dials/s of engine-paced dialers).")
+                + " with a waiting room (slot freed -> next admission, dials/s of engine-paced dialers).",
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:every measurement was made and printed", "1:a tier2 would not start or a measurement"
+                + " failed", "2:bad option or value"})
 final class FleetBenchCommand implements Callable<Integer> {
 
     @Spec
