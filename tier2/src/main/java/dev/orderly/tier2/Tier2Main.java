@@ -14,10 +14,12 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine.TypeConversionException;
 import org.slf4j.bridge.SLF4JBridgeHandler;
 import software.amazon.awssdk.services.s3.S3Client;
 
@@ -135,7 +137,7 @@ public final class Tier2Main implements Callable<Integer> {
         // What the launcher does not know belongs to the worker's provider, which rejects what it does not know.
         cl.setUnmatchedOptionsArePositionalParams(true);
         cl.setParameterExceptionHandler((ex, a) -> {
-            err.println("tier2: " + firstLine(ex.getMessage()) + " (see --help)");
+            err.println("tier2: " + forPeople(ex) + " (see --help)");
             err.flush();
             return 2;
         });
@@ -264,6 +266,28 @@ public final class Tier2Main implements Callable<Integer> {
                     + (s3Endpoint == null ? " on AWS S3" : " at " + s3Endpoint) + ": " + firstLine(String.valueOf(
                             e.getMessage())), e);
         }
+    }
+
+    /**
+     * One line for {@code ex}. A value picocli could not convert is said in words, naming the option first, as the
+     * simulator's commands say it: {@code --port must be a whole number, was 'abc'} (picocli says {@code Invalid
+     * value for option '--port': 'abc' is not an int}, a Java type), and a converter's own reason follows the option's
+     * name without picocli's "Invalid value for option".
+     */
+    private static String forPeople(ParameterException ex) {
+        if (ex.getArgSpec() instanceof OptionSpec option && ex.getValue() != null && ex.getCause() != null) {
+            Class<?> type = option.type();
+            if (type == int.class || type == Integer.class || type == long.class || type == Long.class) {
+                return option.longestName() + " must be a whole number, was '" + ex.getValue() + "'";
+            }
+            if (type == boolean.class || type == Boolean.class) {
+                return option.longestName() + " must be true or false, was '" + ex.getValue() + "'";
+            }
+            if (ex.getCause() instanceof TypeConversionException conversion && conversion.getMessage() != null) {
+                return option.longestName() + ": " + firstLine(conversion.getMessage());
+            }
+        }
+        return firstLine(ex.getMessage());
     }
 
     private static String firstLine(String s) {
