@@ -36,8 +36,8 @@ final class WorkerLoader {
         try {
             type = Class.forName(className, true, loader);
         } catch (ClassNotFoundException e) {
-            throw new IllegalArgumentException("--worker=" + className + ": no such class on the class path ("
-                    + e + ")");
+            // The exception says the class's name again, behind its own: "no such class" is all there is to say.
+            throw new IllegalArgumentException("--worker=" + className + ": no such class on the class path");
         } catch (ExceptionInInitializerError e) {
             throw failedToInitialize(className, e);
         } catch (LinkageError e) {
