@@ -32,10 +32,11 @@ final class ParameterMessages {
         if (ex.getArgSpec() instanceof OptionSpec option && ex.getValue() != null && ex.getCause() != null) {
             // A list option (sweep's --job-ratios) is judged by its elements: its own type, List, is no kind of number.
             Class<?>[] elements = option.auxiliaryTypes();
-            Optional<String> kind = kindOf(option.isMultiValue() && elements.length == 1 ? elements[0]
-                    : option.type());
+            Class<?> type = option.isMultiValue() && elements.length == 1 ? elements[0] : option.type();
+            Optional<String> kind = kindOf(type);
             if (kind.isPresent()) {
-                return option.longestName() + " must be " + kind.get() + ", was '" + ex.getValue() + "'";
+                return option.longestName() + " must be " + kind.get() + range(type, ex.getValue()) + ", was '"
+                        + ex.getValue() + "'";
             }
             if (ex.getCause() instanceof TypeConversionException conversion && conversion.getMessage() != null) {
                 // The option's own converter said what is wrong; drop picocli's "Invalid value for option" before it.
@@ -79,6 +80,26 @@ final class ParameterMessages {
             return Optional.of("true or false");
         }
         return Optional.empty();
+    }
+
+    /**
+     * For a whole number too large for {@code type} (it is one, so "must be a whole number" alone would be wrong),
+     * the range {@code type} holds; else nothing.
+     */
+    private static String range(Class<?> type, String value) {
+        if (!value.strip().matches("[+-]?[0-9]+")) {
+            return "";
+        }
+        if (type == long.class || type == Long.class) {
+            return " from " + Long.MIN_VALUE + " to " + Long.MAX_VALUE;
+        }
+        if (type == int.class || type == Integer.class) {
+            return " from " + Integer.MIN_VALUE + " to " + Integer.MAX_VALUE;
+        }
+        if (type == short.class || type == Short.class) {
+            return " from " + Short.MIN_VALUE + " to " + Short.MAX_VALUE;
+        }
+        return "";
     }
 
     static String firstLine(String s) {
