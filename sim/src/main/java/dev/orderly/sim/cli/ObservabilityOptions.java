@@ -50,6 +50,13 @@ final class ObservabilityOptions {
                 throw new ParameterException(cl, "--jfr must name a writable file in an existing directory, was '"
                         + jfr + "'");
             }
+            try {
+                // The bits say "writable" to root, in /proc too and on a read-only mount: only making the file tells.
+                // Unchecked, the recording failed after the heading, exit 1, with the path alone for a reason.
+                OutputPath.tryCreate(file);
+            } catch (IOException e) {
+                throw new ParameterException(cl, "--jfr: cannot write " + OutputPath.describe(e));
+            }
         }
     }
 

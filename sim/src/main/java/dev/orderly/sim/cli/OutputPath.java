@@ -75,7 +75,7 @@ final class OutputPath {
      * root everywhere and to anyone in {@code /proc} or on a read-only mount; only making the file tells. A file
      * that is there is opened for writing, not truncated: the check changes nothing a refused run would leave.
      */
-    private static void tryCreate(Path path) throws IOException {
+    static void tryCreate(Path path) throws IOException {
         if (Files.exists(path)) {
             try (FileChannel ignored = FileChannel.open(path, StandardOpenOption.WRITE)) {
                 return;
