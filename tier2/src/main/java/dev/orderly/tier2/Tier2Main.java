@@ -277,8 +277,15 @@ public final class Tier2Main implements Callable<Integer> {
     private static String forPeople(ParameterException ex) {
         if (ex.getArgSpec() instanceof OptionSpec option && ex.getValue() != null && ex.getCause() != null) {
             Class<?> type = option.type();
-            if (type == int.class || type == Integer.class || type == long.class || type == Long.class) {
-                return option.longestName() + " must be a whole number, was '" + ex.getValue() + "'";
+            // A whole number too large for the option is one: then say the range it must be in.
+            boolean digits = ex.getValue().strip().matches("[+-]?[0-9]+");
+            if (type == int.class || type == Integer.class) {
+                return option.longestName() + " must be a whole number" + (digits ? " from " + Integer.MIN_VALUE
+                        + " to " + Integer.MAX_VALUE : "") + ", was '" + ex.getValue() + "'";
+            }
+            if (type == long.class || type == Long.class) {
+                return option.longestName() + " must be a whole number" + (digits ? " from " + Long.MIN_VALUE
+                        + " to " + Long.MAX_VALUE : "") + ", was '" + ex.getValue() + "'";
             }
             if (type == boolean.class || type == Boolean.class) {
                 return option.longestName() + " must be true or false, was '" + ex.getValue() + "'";

@@ -12,7 +12,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 /**
  * {@code Tier2Main --port=abc} said picocli's {@code Invalid value for option '--port': 'abc' is not an int}: Java's
  * type name, where the simulator's commands say {@code --port must be a whole number, was 'abc'}. Every bad value of
- * tier2 is now said in words, naming the option first, without picocli's "Invalid value for option".
+ * tier2 is now said in words, naming the option first, without picocli's "Invalid value for option"; a whole number
+ * too large for the option says the range, as it is one.
  */
 @Timeout(30)
 class ATier2ValueThatIsNotANumberIsSaidInWordsTest {
@@ -32,7 +33,9 @@ class ATier2ValueThatIsNotANumberIsSaidInWordsTest {
         "--port=abc|tier2: --port must be a whole number, was 'abc' (see --help)",
         "--max-concurrent=x|tier2: --max-concurrent must be a whole number, was 'x' (see --help)",
         "--health-port=8.5|tier2: --health-port must be a whole number, was '8.5' (see --help)",
-        "--room=1e3|tier2: --room must be a whole number, was '1e3' (see --help)"})
+        "--room=1e3|tier2: --room must be a whole number, was '1e3' (see --help)",
+        "--port=99999999999|tier2: --port must be a whole number from -2147483648 to 2147483647, was '99999999999'"
+                + " (see --help)"})
     void aValueThatIsNotAWholeNumberIsSaidInWords(String option, String said) {
         String line = refusal(option);
         assertEquals(said, line);
