@@ -1,6 +1,5 @@
 package dev.orderly.sim.cli;
 
-import dev.orderly.api.ClosestName;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -46,9 +45,8 @@ final class Choices {
             }
         }
         List<String> labels = labels(type);
-        // At most half the letters edited: 'gcs' is no typo of 's3', but 'odered' is one of 'ordered'.
-        String suggestion = ClosestName.among(wanted, labels,
-                        Math.min(ParameterMessages.MAX_TYPO_EDITS, wanted.length() / 2))
+        // As for options and commands: 'gcs' is no typo of 's3', but 'odered' is one of 'ordered'.
+        String suggestion = ParameterMessages.closest(wanted, labels)
                 .map(label -> "did you mean " + label + "? ").orElse("");
         String use = labels.size() == 2 ? labels.get(0) + " or " + labels.get(1)
                 : "one of " + String.join(", ", labels);

@@ -63,9 +63,14 @@ final class ParameterMessages {
         return what + closest(name, known).map(c -> "; did you mean " + c + "?").orElse("");
     }
 
-    /** The known name fewest edits away from {@code name}, if it is close enough to be a typo of it. */
+    /**
+     * The known name fewest edits away from {@code name}, if it is close enough to be a typo of it: at most
+     * {@link #MAX_TYPO_EDITS} edits, and at most half of its letters (dashes aside). Three edits alone took any short
+     * word for a typo: {@code help} got {@code sweep}, {@code -x} got {@code -o}.
+     */
     static Optional<String> closest(String name, Collection<String> known) {
-        return ClosestName.among(name, known, MAX_TYPO_EDITS);
+        int letters = name.replaceFirst("^-+", "").length();
+        return ClosestName.among(name, known, Math.min(MAX_TYPO_EDITS, letters / 2));
     }
 
     private static Optional<String> kindOf(Class<?> type) {
