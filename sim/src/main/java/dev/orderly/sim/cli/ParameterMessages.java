@@ -6,7 +6,9 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.MissingParameterException;
 import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.OverwrittenOptionException;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.TypeConversionException;
 import picocli.CommandLine.UnmatchedArgumentException;
@@ -28,6 +30,16 @@ final class ParameterMessages {
     static String forPeople(ParameterException ex) {
         if (ex instanceof UnmatchedArgumentException unmatched && !unmatched.getUnmatched().isEmpty()) {
             return unmatched(ex.getCommandLine().getCommandSpec(), unmatched.getUnmatched());
+        }
+        // picocli's own words for these ("Missing required parameter for option '--segments' (N)") named the option
+        // last; every other refusal names it first. The simulator's commands have no required option, so a missing
+        // parameter is always an option given without its value.
+        if (ex instanceof MissingParameterException missing && missing.getMissing().size() == 1
+                && missing.getMissing().getFirst() instanceof OptionSpec option) {
+            return option.longestName() + " needs a value: " + option.longestName() + "=" + option.paramLabel();
+        }
+        if (ex instanceof OverwrittenOptionException twice && twice.getOverwritten() instanceof OptionSpec option) {
+            return option.longestName() + " is given more than once; give it once";
         }
         if (ex.getArgSpec() instanceof OptionSpec option && ex.getValue() != null && ex.getCause() != null) {
             // A list option (sweep's --job-ratios) is judged by its elements: its own type, List, is no kind of number.
