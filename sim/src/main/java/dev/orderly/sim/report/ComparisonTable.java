@@ -6,8 +6,9 @@ import java.util.Locale;
 import java.util.Objects;
 
 /**
- * The comparison table: one row per strategy, then the ratio rows (ordered/unordered, ordered/oracle). Plain text,
- * columns aligned, meant for a terminal and for pasting into a README as a code block.
+ * The comparison table: one row per strategy, then the ratio rows (ordered/unordered, ordered/oracle, and waiting
+ * room/oracle when the waiting room ran). Plain text, columns aligned, meant for a terminal and for pasting into a
+ * README as a code block.
  */
 public final class ComparisonTable {
 
@@ -52,7 +53,7 @@ public final class ComparisonTable {
         this.ratios = List.copyOf(ratios);
     }
 
-    /** The table as text, with a header, a rule, the rows, and the ratio row when there is one. */
+    /** The table as text, with a header, a rule, the rows, and the ratio rows there are. */
     public String render() {
         List<List<String>> cells = new ArrayList<>();
         cells.add(COLUMNS);
