@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.MissingParameterException;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
@@ -275,6 +276,13 @@ public final class Tier2Main implements Callable<Integer> {
      * name without picocli's "Invalid value for option".
      */
     private static String forPeople(ParameterException ex) {
+        if (ex instanceof MissingParameterException missing && missing.getMissing().size() == 1
+                && missing.getMissing().getFirst() instanceof OptionSpec option) {
+            // picocli says both in its words: an option never given, and one given without its value.
+            String given = option.longestName() + "=" + option.paramLabel();
+            return option.longestName() + (ex.getMessage().startsWith("Missing required option")
+                    ? " is required: " : " needs a value: ") + given;
+        }
         if (ex.getArgSpec() instanceof OptionSpec option && ex.getValue() != null && ex.getCause() != null) {
             Class<?> type = option.type();
             // A whole number too large for the option is one: then say the range it must be in.
