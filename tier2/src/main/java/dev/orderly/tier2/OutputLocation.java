@@ -56,19 +56,22 @@ record OutputLocation(Path directory, String bucket, String prefix) {
         if (!s3) {
             return new OutputLocation(directory(value), null, null);
         }
+        String form = "--outputs=" + value + " must be s3://BUCKET/PREFIX (a bucket name, then an optional key prefix)";
         URI uri;
         try {
             uri = new URI(value);
         } catch (URISyntaxException e) {
-            throw new IllegalArgumentException("--outputs=" + value + " is not an s3://BUCKET/PREFIX URL: "
-                    + e.getMessage());
+            // Said in words, counted from 1: the parser's "Expected authority at index 5: s3://" speaks Java.
+            if (value.length() == "s3://".length() || value.charAt("s3://".length()) == '/') {
+                throw new IllegalArgumentException(form);
+            }
+            throw new IllegalArgumentException(form + ", a URL: character " + (e.getIndex() + 1) + " cannot be in one");
         }
         // The authority, not the host: Java reads no host in logs.2024 (a last label starting with a digit is no
         // host name), though S3 takes it. A port or a user is no bucket name, so the bucket's own rule refuses them.
         String bucket = uri.getRawAuthority();
         if (bucket == null || uri.getQuery() != null || uri.getFragment() != null) {
-            throw new IllegalArgumentException("--outputs=" + value + " must be s3://BUCKET/PREFIX (a bucket name,"
-                    + " then an optional key prefix)");
+            throw new IllegalArgumentException(form);
         }
         try {
             S3OutputStore.builder().bucket(bucket);
