@@ -52,7 +52,10 @@ public final class ScriptedTier2 implements Tier2Client {
      */
     @FunctionalInterface
     public interface DialRule {
-        /** The script whose first step this dial of {@code job} takes. */
+        /**
+         * The script whose first step this dial of {@code job} takes; never null ({@link Script#succeed()} for a dial
+         * that just gets in and succeeds).
+         */
         Script next(Job job) throws InterruptedException;
     }
 
@@ -200,7 +203,12 @@ public final class ScriptedTier2 implements Tier2Client {
         } finally {
             lock.unlock();
         }
-        Action ruled = rule.next(job).first();
+        Script script = rule.next(job);
+        if (script == null) {
+            throw new NullPointerException("the DialRule returned no Script for " + job.key() + " (attempt "
+                    + job.attempt() + "); return one, such as Script.succeed()");
+        }
+        Action ruled = script.first();
         return ruled == null ? SUCCEED : ruled;
     }
 
