@@ -15,8 +15,10 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * A fleet of {@code instances x slots} tier2 slots in memory, shared by any number of requests, as a real fleet
- * behind a load balancer is: each dial goes to a random instance (seeded, so a test can repeat a run), and an instance
- * with every slot busy refuses the job at once (REFUSED). An admitted job holds its slot for {@code jobTime} (its
+ * behind a load balancer is: each dial goes to a random instance (seeded: the same dials in the same order go to the
+ * same instances, which repeats a run that dials from one thread; the engine dials from many, whose order the
+ * scheduler decides, so a run of it is not repeated dial for dial), and an instance with every slot busy refuses the
+ * job at once (REFUSED). An admitted job holds its slot for {@code jobTime} (its
  * thread parked, which an interrupt ends), writes its output if it is a last-stage job, and frees the slot when its
  * call is closed.
  *
