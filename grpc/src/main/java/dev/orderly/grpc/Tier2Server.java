@@ -176,39 +176,43 @@ public final class Tier2Server implements AutoCloseable {
             }
             return;
         }
-        slots.drain();
         boolean interrupted = false;
+        // Counted down whatever happens on the way: a second close() and awaitTermination() wait for it.
         try {
-            if (!slots.awaitIdle(drainGrace)) {
-                LOG.info("tier2 drain: {} jobs still running after {}, stopping them", slots.held(),
-                        drainGrace);
+            slots.drain();
+            try {
+                if (!slots.awaitIdle(drainGrace)) {
+                    LOG.info("tier2 drain: {} jobs still running after {}, stopping them", slots.held(),
+                            drainGrace);
+                }
+            } catch (InterruptedException e) {
+                interrupted = true;
             }
-        } catch (InterruptedException e) {
-            interrupted = true;
-        }
-        running.stopAll();
-        try {
-            slots.awaitIdle(Duration.ofSeconds(5));
-        } catch (InterruptedException e) {
-            interrupted = true;
-        }
-        health.enterTerminalState();
-        server.shutdown();
-        try {
-            if (!server.awaitTermination(2, TimeUnit.SECONDS)) {
+            running.stopAll();
+            try {
+                slots.awaitIdle(Duration.ofSeconds(5));
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+            health.enterTerminalState();
+            server.shutdown();
+            try {
+                if (!server.awaitTermination(2, TimeUnit.SECONDS)) {
+                    server.shutdownNow();
+                    server.awaitTermination(2, TimeUnit.SECONDS);
+                }
+            } catch (InterruptedException e) {
                 server.shutdownNow();
-                server.awaitTermination(2, TimeUnit.SECONDS);
+                interrupted = true;
             }
-        } catch (InterruptedException e) {
-            server.shutdownNow();
-            interrupted = true;
+            if (healthServer != null) {
+                healthServer.shutdownNow();
+            }
+            timer.shutdownNow();
+            executor.shutdownNow();
+        } finally {
+            terminated.countDown();
         }
-        if (healthServer != null) {
-            healthServer.shutdownNow();
-        }
-        timer.shutdownNow();
-        executor.shutdownNow();
-        terminated.countDown();
         if (interrupted) {
             Thread.currentThread().interrupt();
         }
