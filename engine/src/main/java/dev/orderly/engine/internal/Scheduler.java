@@ -466,7 +466,8 @@ final class Scheduler {
     }
 
     /**
-     * What the client's segment waits for, in words: {@code segment 41 waiting for stage 1}, a stage of the plan; or,
+     * What the client's segment waits for, in words: {@code segment 41 waiting for stage 1}, the stage of the plan
+     * whose success it waits for (the highest of its stages in flight, else its last stage); or,
      * when its output is ready and the client has not taken it yet, {@code segment 41 ready, the client still on
      * segment 40}.
      */
@@ -478,7 +479,7 @@ final class Scheduler {
                 return "every segment delivered";
             }
             long client = board.reading();
-            int stage = board.lowestStageNotDone(client);
+            int stage = board.stageAwaited(client);
             if (stage >= stages) {
                 return "segment " + client + " ready, " + (client > startSegment
                         ? "the client still on segment " + (client - 1) : "not yet handed to the client");

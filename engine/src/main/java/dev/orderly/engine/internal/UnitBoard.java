@@ -249,10 +249,21 @@ final class UnitBoard {
         return ring.doneAcquire(segment);
     }
 
-    /** The lowest stage of {@code segment} (inside the window) that is not DONE; the stage count if all are. */
-    int lowestStageNotDone(long segment) {
+    /**
+     * The stage whose success {@code segment} (inside the window) waits for: the stage count if its last stage is DONE;
+     * else the highest stage launched and not DONE, whose job is in flight (its success covers every stage under it);
+     * else, with no job of it in flight, its last stage, which is the one its next launch runs once every segment
+     * before it is done.
+     */
+    int stageAwaited(long segment) {
         assert guarded() : "the board is used without its lock";
-        return ring.done(requireInWindow(segment)) + 1;
+        long s = requireInWindow(segment);
+        int done = ring.done(s);
+        if (done == lastStage) {
+            return lastStage + 1;
+        }
+        int launched = ring.launched(s);
+        return launched > done ? launched : lastStage;
     }
 
     /**

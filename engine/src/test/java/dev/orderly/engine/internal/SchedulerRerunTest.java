@@ -90,7 +90,7 @@ class SchedulerRerunTest {
         assertEquals("segment 0 ready, not yet handed to the client", scheduler.waitingFor());
 
         scheduler.delivered(0);
-        assertEquals("segment 1 waiting for stage 0", scheduler.waitingFor());
+        assertEquals("segment 1 waiting for stage 1", scheduler.waitingFor(), "nothing launched: its last stage");
         Launch next = scheduler.awaitNextJob();
         assertEquals(new JobKey(1, 1), next.key());
         scheduler.jobEnded(next.key(), true, ONE_DIAL);

@@ -419,17 +419,17 @@ class SchedulerTest {
     void theWalkerSaysWhichStageOfTheClientsSegmentItWaitsFor() throws Exception {
         RequestPlan threeStages = new RequestPlan(0, 2, 3, 2);
         Scheduler scheduler = new Scheduler(threeStages, 2);
-        assertEquals("segment 0 waiting for stage 0", scheduler.waitingFor());
+        assertEquals("segment 0 waiting for stage 2", scheduler.waitingFor(), "nothing launched: its last stage");
         Launch first = scheduler.awaitNextJob();
         assertEquals(new JobKey(0, 2), first.key());
         Launch second = scheduler.awaitNextJob();
         assertEquals(new JobKey(1, 0), second.key());
         scheduler.jobEnded(second.key(), true, ONE_DIAL);
-        assertEquals("segment 0 waiting for stage 0", scheduler.waitingFor(), "segment 1's progress is not segment 0's");
+        assertEquals("segment 0 waiting for stage 2", scheduler.waitingFor(), "segment 1's progress is not segment 0's");
         scheduler.jobEnded(first.key(), true, ONE_DIAL);
         assertTrue(ready(scheduler, 0));
         scheduler.delivered(0);
-        assertEquals("segment 1 waiting for stage 1", scheduler.waitingFor());
+        assertEquals("segment 1 waiting for stage 2", scheduler.waitingFor(), "its stage 0 done, nothing in flight");
         Launch third = scheduler.awaitNextJob();
         assertEquals(new JobKey(1, 2), third.key());
         scheduler.jobEnded(third.key(), true, ONE_DIAL);

@@ -75,16 +75,18 @@ class UnitBoardFrontierTest {
     }
 
     @Test
-    void theLowestStageNotDoneIsTheOneAboveTheHighestDoneStage() {
+    void theStageAwaitedIsTheHighestInFlightElseTheLast() {
         UnitBoard board = new UnitBoard(PLAN, 4);
+        assertEquals(1, board.stageAwaited(0), "nothing launched: the last stage, the one segment 0's launch runs");
         assertEquals(new JobKey(0, 1), launch(board));
         assertEquals(new JobKey(1, 0), launch(board));
-        assertEquals(0, board.lowestStageNotDone(1));
+        assertEquals(1, board.stageAwaited(0), "stage 1 in flight; stage 0 never runs, it is covered");
+        assertEquals(0, board.stageAwaited(1), "only stage 0 of segment 1 in flight");
 
         board.done(new JobKey(1, 0), new UnitCounts(1, 0, 0));
-        assertEquals(1, board.lowestStageNotDone(1), "segment 1 now waits for its stage 1");
+        assertEquals(1, board.stageAwaited(1), "segment 1 now waits for its stage 1, not launched yet");
         board.done(new JobKey(0, 1), new UnitCounts(1, 0, 0));
-        assertEquals(2, board.lowestStageNotDone(0), "every stage of segment 0 is done: the stage count");
+        assertEquals(2, board.stageAwaited(0), "every stage of segment 0 is done: the stage count");
     }
 
     @Test
