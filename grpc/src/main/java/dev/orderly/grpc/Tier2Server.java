@@ -44,6 +44,10 @@ import org.slf4j.LoggerFactory;
  * {@code 4 × maxConcurrentJobs + 16} concurrent calls per connection (by default, plus the room's seats), messages up to
  * {@link Builder#maxMessageSize}, and a malformed request is {@code INVALID_ARGUMENT} with one WARN line.
  *
+ * <p>A client that vanishes without a reset (its host frozen, a link that drops every packet) is found by the server's
+ * own pings ({@link Builder#keepAlive}): the calls on its connection are cancelled, their jobs stopped and their slots
+ * freed within 15 s of the last byte heard from it, by default.
+ *
  * <p>{@link #close()} drains: it stops admitting (new calls get {@code UNAVAILABLE}), lets running jobs finish within
  * the grace period, then stops the rest (their clients see {@code UNAVAILABLE} after {@code Admitted}: RETRYABLE).
  *
@@ -88,6 +92,9 @@ public final class Tier2Server implements AutoCloseable {
         if (sb instanceof NettyServerBuilder netty) {
             netty.permitKeepAliveTime(b.permitKeepAlive.toNanos(), TimeUnit.NANOSECONDS)
                     .permitKeepAliveWithoutCalls(true)
+                    // gRPC's own default is a ping after 2 hours: a job whose tier1 froze held its slot that long
+                    .keepAliveTime(b.keepAliveTime.toNanos(), TimeUnit.NANOSECONDS)
+                    .keepAliveTimeout(b.keepAliveTimeout.toNanos(), TimeUnit.NANOSECONDS)
                     .maxConcurrentCallsPerConnection(b.maxCallsPerConnection > 0 ? b.maxCallsPerConnection
                             // in a long: a room "without bound" (Integer.MAX_VALUE seats) must not wrap the int
                             : (int) Math.min(Integer.MAX_VALUE, 4L * b.maxConcurrentJobs + 16 + b.roomCapacity));
@@ -262,6 +269,8 @@ public final class Tier2Server implements AutoCloseable {
         private Integer healthPort;
         private int maxMessageSize = 4 * 1024 * 1024;
         private Duration permitKeepAlive = Duration.ofSeconds(5);
+        private Duration keepAliveTime = Duration.ofSeconds(10);
+        private Duration keepAliveTimeout = Duration.ofSeconds(5);
         private int maxCallsPerConnection;
         private Duration loadStatusDelay = Duration.ofMillis(50);
         private ServerCredentials credentials;
@@ -358,11 +367,7 @@ public final class Tier2Server implements AutoCloseable {
          * worker ignores its interrupt (its slot stays held until it returns). Default: no limit.
          */
         public Builder executionTimeout(Duration timeout) {
-            Objects.requireNonNull(timeout, "executionTimeout");
-            if (!timeout.isPositive()) {
-                throw new IllegalArgumentException("executionTimeout must be > 0, was " + timeout);
-            }
-            this.executionTimeout = representable("executionTimeout", timeout);
+            this.executionTimeout = positive("executionTimeout", timeout);
             return this;
         }
 
@@ -400,6 +405,25 @@ public final class Tier2Server implements AutoCloseable {
                 throw new IllegalArgumentException("permitKeepAlive must be >= 0, was " + interval);
             }
             this.permitKeepAlive = representable("permitKeepAlive", interval);
+            return this;
+        }
+
+        /**
+         * HTTP/2 keepalive from the tier2: after {@code time} without a byte from a client's connection the server
+         * pings it, and when no answer comes within {@code timeout} it closes the connection and cancels every call on
+         * it, as if their client had cancelled them: their jobs are stopped (their workers interrupted), their slots
+         * freed, their waiters leave the room. So a job whose tier1 vanished without a reset (its host frozen, a link
+         * that drops every packet) is stopped within {@code time + timeout} of the last byte heard from it, not run to
+         * its end. A live client answers every ping, whatever its own keepalive; its pings, like any byte it sends,
+         * put the server's off. Default 10 s / 5 s. Applies to the server's own Netty transport and to a Netty
+         * {@link #serverBuilder}.
+         *
+         * @param time quiet time before a ping, {@code > 0}
+         * @param timeout how long the server waits for the answer, {@code > 0}
+         */
+        public Builder keepAlive(Duration time, Duration timeout) {
+            this.keepAliveTime = positive("keepAlive time", time);
+            this.keepAliveTimeout = positive("keepAlive timeout", timeout);
             return this;
         }
 
@@ -478,6 +502,14 @@ public final class Tier2Server implements AutoCloseable {
         public Builder serverBuilder(ServerBuilder<?> builder) {
             this.serverBuilder = Objects.requireNonNull(builder, "serverBuilder");
             return this;
+        }
+
+        private static Duration positive(String name, Duration d) {
+            Objects.requireNonNull(d, name);
+            if (!d.isPositive()) {
+                throw new IllegalArgumentException(name + " must be > 0, was " + d);
+            }
+            return representable(name, d);
         }
 
         /**

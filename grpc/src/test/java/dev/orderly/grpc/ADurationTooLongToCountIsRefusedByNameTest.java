@@ -35,6 +35,8 @@ class ADurationTooLongToCountIsRefusedByNameTest {
                 server("executionTimeout", b -> b.executionTimeout(FOREVER)),
                 server("drainGrace", b -> b.drainGrace(FOREVER)),
                 server("permitKeepAlive", b -> b.permitKeepAlive(FOREVER)),
+                server("keepAlive time", b -> b.keepAlive(FOREVER, Duration.ofSeconds(5))),
+                server("keepAlive timeout", b -> b.keepAlive(Duration.ofSeconds(10), FOREVER)),
                 server("loadStatusDelay", b -> b.loadStatusDelay(FOREVER)),
                 server("waitingRoom maxWait", b -> b.waitingRoom(4, FOREVER)));
     }
