@@ -26,7 +26,9 @@ import java.util.concurrent.locks.ReentrantLock;
  *       {@code signalAll} wakes no herd.
  *   <li>{@code stream} is written once by gRPC before any event (in {@code beforeStart}) and read by {@link #cancel}.
  * </ul>
- * A {@code Completed} or {@code Failed} message decides the outcome, whatever the close status says afterwards.
+ * A {@code Completed} or {@code Failed} message decides the outcome, whatever the close status says afterwards, and
+ * {@link #await()} returns (or throws) at it: it is the job's end in the protocol, and a tier2 that freezes before it
+ * closes the stream must not hold a job that is done. {@link #close()} then cancels the stream that was left open.
  *
  * <p>This class is thread-safe: gRPC's callbacks, the job's thread and {@link #close()} may race.
  */
@@ -126,14 +128,14 @@ final class GrpcTier2Call implements Tier2Call, ClientResponseObserver<ProcessRa
     }
 
     /**
-     * Waits until the call is admitted (if {@code admission}) or has ended, at most {@code nanos}, and throws why it
-     * ended if it did not end as wanted. Returns false only when the time ran out. The caller cancels on an
-     * interrupt, after this has let go of the lock.
+     * Waits until the call is admitted (if {@code admission}) or, otherwise, a {@code Completed} or {@code Failed}
+     * decided it, or it has ended, at most {@code nanos}, and throws why it ended if it did not end as wanted. Returns
+     * false only when the time ran out. The caller cancels on an interrupt, after this has let go of the lock.
      */
     private boolean waitFor(boolean admission, long nanos) throws Tier2Exception, InterruptedException {
         lock.lock();
         try {
-            while (!ended && !(admission && admitted)) {
+            while (!ended && !(admission ? admitted : decided)) {
                 if (nanos == Long.MAX_VALUE) {
                     changed.await();
                 } else if (nanos <= 0) {
@@ -143,6 +145,12 @@ final class GrpcTier2Call implements Tier2Call, ClientResponseObserver<ProcessRa
                 }
             }
             if (admission && admitted) {
+                return true;
+            }
+            if (!admission && decided) {
+                if (decision != null) {
+                    throw decision;
+                }
                 return true;
             }
             if (outcome != null) {
