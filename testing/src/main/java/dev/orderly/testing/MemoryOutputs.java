@@ -28,7 +28,8 @@ final class MemoryOutputs implements OutputStore, OutputSink {
         outputs.put(segment, output.clone());
     }
 
-    void delete(long segment) {
+    @Override
+    public void delete(long segment) {
         outputs.remove(segment);
     }
 

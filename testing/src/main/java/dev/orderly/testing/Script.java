@@ -130,7 +130,10 @@ public final class Script {
         return new Script(List.of()).then(Step.HOLD, 1, Objects.requireNonNull(hold, "hold"));
     }
 
-    /** Admitted, succeeds, and the output is not in the store. */
+    /**
+     * Admitted, succeeds, and the output is not in the store: one an earlier attempt wrote is removed, from a test's
+     * own {@link OutputSink} with its {@link OutputSink#delete(long) delete}.
+     */
     public static Script loseOutput() {
         return new Script(List.of()).then(Step.LOSE_OUTPUT, 1, null);
     }

@@ -12,6 +12,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -22,7 +23,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * fail, time out, fail fatally, throw any error, run until released, block the dial, or lose its output (see
  * {@link Script}). A unit with no script, or whose script is used up, asks the {@link DialRule} if there is one, and
  * otherwise succeeds at once. A successful last-stage job writes {@code "output <segment>"} (UTF-8) to
- * {@link #outputs()}, the store to give the request, or to the test's own {@link OutputSink}.
+ * {@link #outputs()}, the store to give the request, or to the test's own {@link OutputSink}; a lost output is not in
+ * either afterwards (an output an earlier attempt wrote to the test's sink is removed with
+ * {@link OutputSink#delete(long)}).
  *
  * <pre>{@code
  * ScriptedTier2 tier2 = new ScriptedTier2(plan)
@@ -71,6 +74,8 @@ public final class ScriptedTier2 implements Tier2Client {
     // guarded by lock
     private final Map<JobKey, Script.Steps> scripts = new HashMap<>();
     private final Map<Long, Integer> highestDone = new ConcurrentHashMap<>();
+    // segments whose output this tier2 wrote through the sink and has not lost since
+    private final Set<Long> written = ConcurrentHashMap.newKeySet();
     private final List<String> dependencyViolations = new CopyOnWriteArrayList<>();
     private final AtomicInteger openCalls = new AtomicInteger();
     private final AtomicInteger doubleCloses = new AtomicInteger();
@@ -296,8 +301,15 @@ public final class ScriptedTier2 implements Tier2Client {
                     throw scripted(action.error());
                 }
                 case LOSE_OUTPUT -> {
+                    long segment = job.key().segment();
+                    // The kit's own store is emptied whatever wrote it. A test's sink is asked to delete only what
+                    // an earlier attempt wrote through it: a write-only sink (store::write) that never saw the
+                    // segment needs no delete, and one that did must not keep the output the engine would read as
+                    // the lost job's.
                     if (sink == outputs) {
-                        outputs.delete(job.key().segment());
+                        outputs.delete(segment);
+                    } else if (written.remove(segment)) {
+                        sink.delete(segment);
                     }
                     done();
                     log.record(Tier2Event.Type.OUTPUT_LOST, job, -1);
@@ -305,6 +317,7 @@ public final class ScriptedTier2 implements Tier2Client {
                 default -> {
                     if (job.key().stage() == lastStage) {
                         sink.write(job.key().segment(), outputOf(job.key().segment()));
+                        written.add(job.key().segment());
                     }
                     done();
                     log.record(Tier2Event.Type.SUCCEEDED, job, -1);
