@@ -7,6 +7,8 @@ import dev.orderly.api.Tier2Call;
 import dev.orderly.api.Tier2Client;
 import dev.orderly.api.Tier2Exception;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Objects;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -29,7 +31,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * assertTrue(fleet.peakBusySlots() <= fleet.capacity());
  * }</pre>
  *
- * <p>Invariants (guarded by {@code lock}): {@code 0 <= busy[i] <= slotsPerInstance} for every instance;
+ * <p>Invariants (guarded by {@code lock}): {@code busy} maps each instance with a busy slot to how many,
+ * {@code 1 <= busy.get(i) <= slotsPerInstance}, and holds no instance with none (so a fleet of any number of
+ * instances costs memory only for the slots in use);
  * {@code peakBusy} is the largest sum of {@code busy} ever seen; {@code admissions} and {@code refusals} count every
  * dial; each admitted call frees its slot exactly once. Every dial and outcome goes to {@link #log()}, with the
  * instance it went to, unless the fleet was built with {@link Builder#keepLog(boolean) keepLog(false)} (a long load
@@ -37,13 +41,14 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 public final class InMemoryFleet {
 
+    private final int instances;
     private final int slotsPerInstance;
     private final Duration jobTime;
     private final boolean keepLog;
     private final EventLog log = new EventLog();
     private final ReentrantLock lock = new ReentrantLock();
     // guarded by lock
-    private final int[] busy;
+    private final Map<Integer, Integer> busy = new HashMap<>();
     // guarded by lock
     private final SplittableRandom random;
     // guarded by lock
@@ -56,7 +61,7 @@ public final class InMemoryFleet {
     private long refusals;
 
     private InMemoryFleet(Builder b) {
-        this.busy = new int[b.instances];
+        this.instances = b.instances;
         this.slotsPerInstance = b.slotsPerInstance;
         this.jobTime = b.jobTime;
         this.keepLog = b.keepLog;
@@ -86,7 +91,7 @@ public final class InMemoryFleet {
     /** All slots of all instances, at most {@link Integer#MAX_VALUE} (a fleet of unbounded instances). */
     public int capacity() {
         // In a long: slotsPerInstance(Integer.MAX_VALUE), a fleet that never refuses, must not wrap the int.
-        return (int) Math.min(Integer.MAX_VALUE, (long) busy.length * slotsPerInstance);
+        return (int) Math.min(Integer.MAX_VALUE, (long) instances * slotsPerInstance);
     }
 
     /** Slots busy right now. */
@@ -133,12 +138,13 @@ public final class InMemoryFleet {
     private int admit() {
         lock.lock();
         try {
-            int instance = random.nextInt(busy.length);
-            if (busy[instance] == slotsPerInstance) {
+            int instance = random.nextInt(instances);
+            int taken = busy.getOrDefault(instance, 0);
+            if (taken == slotsPerInstance) {
                 refusals++;
                 return -1 - instance;
             }
-            busy[instance]++;
+            busy.put(instance, taken + 1);
             busyTotal++;
             admissions++;
             peakBusy = Math.max(peakBusy, busyTotal);
@@ -151,7 +157,8 @@ public final class InMemoryFleet {
     private void free(int instance) {
         lock.lock();
         try {
-            busy[instance]--;
+            // an instance whose last slot frees leaves the map: it holds only the instances in use
+            busy.computeIfPresent(instance, (i, taken) -> taken == 1 ? null : taken - 1);
             busyTotal--;
         } finally {
             lock.unlock();
@@ -274,7 +281,7 @@ public final class InMemoryFleet {
         private Builder() {
         }
 
-        /** How many instances, {@code >= 1}. */
+        /** How many instances, {@code >= 1}; any number costs no memory until its instances run jobs. */
         public Builder instances(int instances) {
             if (instances < 1) {
                 throw new IllegalArgumentException("instances must be >= 1, was " + instances);
