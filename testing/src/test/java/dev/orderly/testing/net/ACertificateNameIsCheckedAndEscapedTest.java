@@ -3,10 +3,7 @@ package dev.orderly.testing.net;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import java.io.InputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
 import javax.security.auth.x500.X500Principal;
 import org.junit.jupiter.api.Test;
@@ -24,18 +21,12 @@ class ACertificateNameIsCheckedAndEscapedTest {
     @TempDir
     Path dir;
 
-    private static X509Certificate read(Path pem) throws Exception {
-        try (InputStream in = Files.newInputStream(pem)) {
-            return (X509Certificate) CertificateFactory.getInstance("X.509").generateCertificate(in);
-        }
-    }
-
     @Test
     void aNameWithACommaOrAPlusIsHeldAsItIs() throws Exception {
         TestCertificates ca = TestCertificates.authority(dir, "eu,west");
         TestCertificates.Pem leaf = ca.leaf("tier2+a");
-        X509Certificate caCert = read(ca.caCertificate());
-        X509Certificate leafCert = read(leaf.certificate());
+        X509Certificate caCert = PemFiles.certificate(ca.caCertificate());
+        X509Certificate leafCert = PemFiles.certificate(leaf.certificate());
         leafCert.verify(caCert.getPublicKey());
         assertEquals(new X500Principal("CN=eu\\,west test CA"), caCert.getSubjectX500Principal());
         assertEquals(caCert.getSubjectX500Principal(), leafCert.getIssuerX500Principal());

@@ -4,11 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SignatureException;
-import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -19,18 +17,12 @@ class TestCertificatesTest {
     @TempDir
     Path dir;
 
-    private static X509Certificate read(Path pem) throws Exception {
-        try (InputStream in = Files.newInputStream(pem)) {
-            return (X509Certificate) CertificateFactory.getInstance("X.509").generateCertificate(in);
-        }
-    }
-
     @Test
     void aLeafIsSignedByItsCaAndNamesLoopback() throws Exception {
         TestCertificates ca = TestCertificates.authority(dir, "fleet");
         TestCertificates.Pem leaf = ca.leaf("tier2");
-        X509Certificate caCert = read(ca.caCertificate());
-        X509Certificate leafCert = read(leaf.certificate());
+        X509Certificate caCert = PemFiles.certificate(ca.caCertificate());
+        X509Certificate leafCert = PemFiles.certificate(leaf.certificate());
         leafCert.verify(caCert.getPublicKey());
         leafCert.checkValidity();
         assertTrue(caCert.getBasicConstraints() >= 0, "the CA certificate is not a CA");
@@ -43,7 +35,8 @@ class TestCertificatesTest {
     @Test
     void anotherCaDidNotSignIt() throws Exception {
         TestCertificates.Pem leaf = TestCertificates.authority(dir, "one").leaf("tier2");
-        X509Certificate stranger = read(TestCertificates.authority(dir, "two").caCertificate());
-        assertThrows(SignatureException.class, () -> read(leaf.certificate()).verify(stranger.getPublicKey()));
+        X509Certificate stranger = PemFiles.certificate(TestCertificates.authority(dir, "two").caCertificate());
+        X509Certificate leafCert = PemFiles.certificate(leaf.certificate());
+        assertThrows(SignatureException.class, () -> leafCert.verify(stranger.getPublicKey()));
     }
 }
