@@ -103,10 +103,17 @@ public final class ScriptedTier2 implements Tier2Client {
      * Sets what the next dials of {@code key} do, replacing whatever was left of an earlier script for it.
      *
      * @return this tier2
+     * @throws IllegalArgumentException if {@code key} is not a unit of the plan (its segment outside
+     *         {@code [startSegment, endSegment)} or its stage past the last): the request would never dial it
      */
     public ScriptedTier2 script(JobKey key, Script script) {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(script, "script");
+        if (key.segment() < plan.startSegment() || key.segment() >= plan.endSegment() || key.stage() > lastStage) {
+            // A script no dial would ever take is a fault the test meant to inject and would silently go without.
+            throw new IllegalArgumentException("key must be a unit of the plan, segments " + plan.startSegment()
+                    + " to " + (plan.endSegment() - 1) + " and stages 0 to " + lastStage + ", was " + key);
+        }
         lock.lock();
         try {
             scripts.put(key, script.steps());
