@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -22,7 +23,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * scheduler decides, so a run of it is not repeated dial for dial), and an instance with every slot busy refuses the
  * job at once (REFUSED). An admitted job holds its slot for {@code jobTime} (its
  * thread parked, which an interrupt ends), writes its output if it is a last-stage job, and frees the slot when its
- * call is closed.
+ * call is closed. A call closed before its job ended ends the job at once, as a tier2 cancels the job of a call its
+ * client closed: its {@code await} throws {@link InterruptedException} and writes nothing.
  *
  * <pre>{@code
  * InMemoryFleet fleet = InMemoryFleet.builder().instances(2).slotsPerInstance(3).jobTime(Duration.ofMillis(1)).build();
@@ -166,16 +168,20 @@ public final class InMemoryFleet {
     }
 
     /**
-     * Holds the calling thread for {@code jobTime}, or until it is interrupted. It parks the thread alone, with no
-     * shared lock, so thousands of jobs running at once do not queue on one another when they wake.
+     * Holds the calling thread for {@code jobTime}, or until it is interrupted or {@code call} is closed (close
+     * unparks it). It parks the thread alone, with no shared lock, so thousands of jobs running at once do not queue
+     * on one another when they wake.
      */
-    private void run() throws InterruptedException {
+    private void run(Tenant.Call call) throws InterruptedException {
         // A jobTime past Long.MAX_VALUE ns (about 292 years, a test's "until cancelled") saturates instead of
         // overflowing: the job then runs until its thread is interrupted. The deadline may wrap; the difference
         // below does not.
         long nanos = saturatedNanos(jobTime);
         long deadline = System.nanoTime() + nanos;
         for (long left = nanos; left > 0; left = deadline - System.nanoTime()) {
+            if (call.cancelled()) {
+                return;
+            }
             LockSupport.parkNanos(this, left);
             if (Thread.interrupted()) {
                 throw new InterruptedException("job cut short");
@@ -229,24 +235,46 @@ public final class InMemoryFleet {
             return new Call(job, instance);
         }
 
-        /** One admitted job, holding one slot of {@code instance} until closed. */
+        /**
+         * One admitted job, holding one slot of {@code instance} until closed. Its own thread runs {@code await};
+         * {@code close} may come from any thread, at any time. {@code state} goes once from OPEN to ENDED (the job
+         * ran its time) or to CANCELLED (closed first), whichever comes first, so a job either ends before its
+         * close or writes nothing. {@code runner} is set before the job parks and read by close after it cancels:
+         * both volatile, so either close sees the thread to unpark or the job sees CANCELLED before it parks.
+         */
         private final class Call implements Tier2Call {
+            private static final int OPEN = 0;
+            private static final int ENDED = 1;
+            private static final int CANCELLED = 2;
+
             private final Job job;
             private final int instance;
             private final AtomicBoolean closed = new AtomicBoolean();
+            private final AtomicInteger state = new AtomicInteger(OPEN);
+            private volatile Thread runner;
 
             Call(Job job, int instance) {
                 this.job = job;
                 this.instance = instance;
             }
 
+            boolean cancelled() {
+                return state.get() == CANCELLED;
+            }
+
             @Override
             public void await() throws InterruptedException {
+                runner = Thread.currentThread();
                 try {
-                    run();
+                    run(this);
+                    if (!state.compareAndSet(OPEN, ENDED)) {
+                        throw new InterruptedException("call closed before the job ended");
+                    }
                 } catch (InterruptedException e) {
                     record(Tier2Event.Type.INTERRUPTED, job, instance);
                     throw e;
+                } finally {
+                    runner = null;
                 }
                 if (job.key().stage() == lastStage) {
                     sink.write(job.key().segment(), MemoryOutputs.outputOf(job.key().segment()));
@@ -257,6 +285,12 @@ public final class InMemoryFleet {
             @Override
             public void close() {
                 if (closed.compareAndSet(false, true)) {
+                    if (state.compareAndSet(OPEN, CANCELLED)) {
+                        Thread running = runner;
+                        if (running != null) {
+                            LockSupport.unpark(running);
+                        }
+                    }
                     free(instance);
                     record(Tier2Event.Type.CLOSED, job, instance);
                 }

@@ -40,7 +40,7 @@ public record Tier2Event(long sequence, Type type, Job job, int instance) {
         DIAL_THREW,
         /** {@code await} threw the error its script named ({@link Script#throwOnAwait}). */
         AWAIT_THREW,
-        /** The thread in {@code await} was interrupted (the engine cancelled the job). */
+        /** The job was cut short: its thread interrupted, or its call closed before it ended (a cancelled job). */
         INTERRUPTED,
         /** The call was closed (its slot, if any, is free again). */
         CLOSED
