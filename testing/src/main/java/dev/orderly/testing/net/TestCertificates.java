@@ -98,14 +98,21 @@ public final class TestCertificates {
 
     /**
      * A leaf for {@code localhost} and {@code 127.0.0.1}, signed by this CA: {@code <name>-<leafName>.pem} and
-     * {@code .key} in the CA's directory; {@code leafName} is held to the rule of {@link #authority}'s name.
+     * {@code .key} in the CA's directory; {@code leafName} is held to the rule of {@link #authority}'s name, and is
+     * not {@code ca} in any case ({@code <name>-ca.pem} is the CA's certificate).
      *
-     * @throws IllegalArgumentException if {@code leafName} is blank or holds {@code /} or {@code \}
+     * @throws IllegalArgumentException if {@code leafName} is blank, holds {@code /} or {@code \}, or is {@code ca}
      * @throws IOException if a file cannot be written
      * @throws GeneralSecurityException if the JDK cannot make or sign the keys
      */
     public Pem leaf(String leafName) throws IOException, GeneralSecurityException {
         fileName("leafName", leafName);
+        // Its certificate would overwrite the CA's (in any case: some file systems ignore it), and every client that
+        // trusts caCertificate() would trust this leaf alone.
+        if (leafName.equalsIgnoreCase("ca")) {
+            throw new IllegalArgumentException("leafName must not be '" + leafName + "': " + caFile.getFileName()
+                    + " is the CA's certificate");
+        }
         KeyPair keys = keys();
         X509v3CertificateBuilder b = builder(caName(name), commonName(leafName), keys);
         b.addExtension(Extension.basicConstraints, true, new BasicConstraints(false));
