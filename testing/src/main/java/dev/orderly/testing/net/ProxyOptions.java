@@ -2,6 +2,8 @@ package dev.orderly.testing.net;
 
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
 
 /** The options of {@link TcpProxy#main}: where to listen, where to forward, and the one-way delay. */
 record ProxyOptions(InetSocketAddress listen, InetSocketAddress target, Duration delay) {
@@ -10,10 +12,16 @@ record ProxyOptions(InetSocketAddress listen, InetSocketAddress target, Duration
         InetSocketAddress listen = null;
         InetSocketAddress target = null;
         Duration delay = Duration.ZERO;
+        // each option as first given: a second one is refused, not silently kept in place of the first
+        Map<String, String> given = new HashMap<>();
         for (String arg : args) {
             int eq = arg.indexOf('=');
             String name = eq < 0 ? arg : arg.substring(0, eq);
             String value = eq < 0 ? null : arg.substring(eq + 1);
+            String earlier = given.putIfAbsent(name, arg);
+            if (earlier != null) {
+                throw new IllegalArgumentException(name + " given twice: '" + earlier + "' and '" + arg + "'");
+            }
             switch (name) {
                 case "--listen" -> listen = parseAddress(name, value);
                 case "--target" -> {
