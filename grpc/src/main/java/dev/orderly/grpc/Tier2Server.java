@@ -497,7 +497,8 @@ public final class Tier2Server implements AutoCloseable {
 
         /**
          * Serve on this transport instead of Netty on host:port (for example an {@code InProcessServerBuilder} in
-         * tests, or a Netty builder with TLS). Host and port are then ignored.
+         * tests, or a Netty builder with TLS). Host and port are then ignored, and {@link #credentials} and
+         * {@link #plaintext()} refused: the transport is plaintext or TLS as it was built.
          */
         public Builder serverBuilder(ServerBuilder<?> builder) {
             this.serverBuilder = Objects.requireNonNull(builder, "serverBuilder");
@@ -528,8 +529,8 @@ public final class Tier2Server implements AutoCloseable {
 
         /**
          * @throws IllegalStateException if no worker was given; when the host is not loopback and neither
-         *     credentials nor {@link #plaintext()} were given, or both were; or for credentials with a
-         *     {@link #serverBuilder}
+         *     credentials nor {@link #plaintext()} were given, or both were; or for credentials or
+         *     {@link #plaintext()} with a {@link #serverBuilder}
          */
         public Tier2Server build() {
             if (worker == null) {
@@ -541,6 +542,11 @@ public final class Tier2Server implements AutoCloseable {
             if (serverBuilder != null && credentials != null) {
                 throw new IllegalStateException("credentials(...) apply to the server's own Netty transport; give"
                         + " them to the serverBuilder instead");
+            }
+            if (serverBuilder != null && plaintext) {
+                // a serverBuilder is plaintext or TLS as it was built: plaintext() would promise what it may not be
+                throw new IllegalStateException("plaintext() applies to the server's own Netty transport; a"
+                        + " serverBuilder(...) is plaintext or TLS as it was built: give one or the other");
             }
             if (serverBuilder == null && credentials == null && !plaintext && !Targets.isLoopbackHost(host)) {
                 throw new IllegalStateException("host " + host

@@ -25,7 +25,8 @@ import java.util.function.UnaryOperator;
  * at the request's end (a lower stage that a higher one covered) over the network: a slot may still be held for a
  * moment after {@code run} returns, so a test waits for the slots to come back rather than asserting it at once.
  *
- * <p>The server listens on {@code 127.0.0.1} at a free port, whatever host and port its builder had; the client is
+ * <p>The server listens on {@code 127.0.0.1} at a free port, in plaintext, whatever host and port its builder had
+ * (a builder with credentials or a {@code serverBuilder} of its own is refused); the client is
  * {@link GrpcTier2Client#builder()} with that one address, as a tier1 would dial a static fleet. {@link #close()}
  * closes the client, then drains the server and returns once it has stopped, so a test leaves no server, thread or
  * port behind. Instances are thread-safe; {@code close} is idempotent.
@@ -45,7 +46,9 @@ public final class LocalTier2 implements AutoCloseable {
      *
      * @param server a server builder with at least a {@link Tier2Server.Builder#worker worker}
      * @throws IOException if no loopback port could be bound
-     * @throws IllegalStateException if the builder has no worker, or credentials (a local pair is plaintext)
+     * @throws IllegalStateException if the builder has no worker, or has credentials or a
+     *     {@link Tier2Server.Builder#serverBuilder serverBuilder} (a local pair is the server's own transport on
+     *     loopback, in plaintext, as its client is)
      */
     public static LocalTier2 start(Tier2Server.Builder server) throws IOException {
         return start(server, UnaryOperator.identity());
@@ -59,8 +62,9 @@ public final class LocalTier2 implements AutoCloseable {
             throws IOException {
         Objects.requireNonNull(server, "server");
         Objects.requireNonNull(client, "client");
-        // plaintext() says what the pair is: the client below has no TLS, so a builder with credentials would give
-        // a server no dial could get through to; build() refuses credentials together with plaintext().
+        // plaintext() says what the pair is: the client below has no TLS, so a builder with credentials, or with a
+        // serverBuilder of its own (TLS, another host or port), would give a server no dial could get through to;
+        // build() refuses either together with plaintext().
         Tier2Server started = server.host("127.0.0.1").port(0).plaintext().build().start();
         try {
             GrpcTier2Client.Builder builder = client.apply(GrpcTier2Client.builder());
