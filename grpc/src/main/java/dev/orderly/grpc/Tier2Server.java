@@ -14,9 +14,9 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
@@ -65,7 +65,14 @@ public final class Tier2Server implements AutoCloseable {
     private final HealthStatusManager health = new HealthStatusManager();
     private final AdmissionLimit slots;
     private final RunningJobs running = new RunningJobs();
-    private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
+    /**
+     * Runs gRPC's callbacks of the calls, each on a virtual thread of its own. Never shut down: gRPC may still hand
+     * it a call's callback after the server has terminated (the in-process transport runs a server's callback on
+     * whichever thread holds the call's queue, a client's that reads its {@code Admitted} late, say), and an executor
+     * that refused it threw into that thread: the client's call ended CANCELLED "Failed to read message." rather
+     * than with the server's own status. A callback that late finds its call ended and returns at once.
+     */
+    private final ThreadFactory callbacks = Thread.ofVirtual().name("tier2-grpc-", 0).factory();
     private final ScheduledExecutorService timer =
             Executors.newSingleThreadScheduledExecutor(Thread.ofVirtual().name("tier2-execution-limit").factory());
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -99,7 +106,7 @@ public final class Tier2Server implements AutoCloseable {
                             // in a long: a room "without bound" (Integer.MAX_VALUE seats) must not wrap the int
                             : (int) Math.min(Integer.MAX_VALUE, 4L * b.maxConcurrentJobs + 16 + b.roomCapacity));
         }
-        this.server = sb.executor(executor)
+        this.server = sb.executor(task -> callbacks.newThread(task).start())
                 .maxInboundMessageSize(b.maxMessageSize)
                 .addService(tier2)
                 .addService(health.getHealthService())
@@ -216,7 +223,6 @@ public final class Tier2Server implements AutoCloseable {
                 healthServer.shutdownNow();
             }
             timer.shutdownNow();
-            executor.shutdownNow();
         } finally {
             terminated.countDown();
         }

@@ -112,11 +112,12 @@ class AJobAdmittedAsTheServerClosesIsStoppedWithTheOthersTest {
                         + " ms: a job admitted as it closed was not stopped; the clients saw " + endings);
             }
             // A job that got in ends RETRYABLE (retried after the failure delay: nothing lost, nothing called a
-            // refusal). Its words are mostly "tier2 stopped", but gRPC's own teardown can end a call first
-            // ("CANCELLED Failed to read message", its executor shut down), which is the same outcome.
+            // refusal), in the server's words: gRPC's own ("CANCELLED Failed to read message.", a late callback
+            // refused by the executor the close had shut down) once won in ~3,000 closes; the order is forced in
+            // ACallCutByACloseEndsInTheServersWordsTest.
             for (String ending : endings.keySet()) {
                 boolean right = ending.startsWith("not admitted: ")
-                        || ending.startsWith("admitted, then " + Kind.RETRYABLE);
+                        || ending.equals("admitted, then " + Kind.RETRYABLE + ": tier2 stopped before job");
                 assertTrue(right, "round " + round + ": a client heard '" + ending + "'; all: " + endings);
             }
             assertEquals(0, server.jobsHeld());
