@@ -13,6 +13,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 
 /**
@@ -24,7 +25,13 @@ import java.util.function.Supplier;
  * <p>The supplier is asked on a thread of its own, and the dial waits for it at most its admission timeout
  * ({@code UNAVAILABLE} past it, as a supplier that throws) and only until it is interrupted: asked on the dialing thread,
  * a supplier that hung (a vault out of reach) held the dial past its admission timeout, and past an interrupt it did
- * not answer. This class is thread-safe.
+ * not answer. At most one call of the supplier is in flight: a dial that comes while it is still being asked waits for
+ * that answer rather than asking again, so a supplier that never returns holds one thread, not one per dial. When
+ * the last dial waiting for it gives up, its thread is interrupted; it stays the call in flight until it returns.
+ *
+ * <h2>State (guarded by {@code lock})</h2>
+ * {@code asking} is the supplier's call in flight, or null; it is cleared by that call's thread as it returns.
+ * {@link Asking#waiting} counts the dials waiting for it. This class is thread-safe.
  */
 final class BearerToken implements ClientInterceptor {
 
@@ -34,6 +41,34 @@ final class BearerToken implements ClientInterceptor {
 
     private final Supplier<String> token;
     private final Duration patience;
+    private final ReentrantLock lock = new ReentrantLock();
+
+    // guarded by lock
+    private Asking asking;
+
+    /** One call of the supplier, on a virtual thread of its own, and the dials that wait for its answer. */
+    private final class Asking implements Runnable {
+        final FutureTask<String> answer = new FutureTask<>(token::get);
+        final Thread thread = Thread.ofVirtual().name("bearer-token").unstarted(this);
+        // guarded by lock
+        int waiting;
+
+        @Override
+        public void run() {
+            try {
+                answer.run();
+            } finally {
+                lock.lock();
+                try {
+                    if (asking == this) {
+                        asking = null; // the next dial asks afresh: a rotated token is used from then on
+                    }
+                } finally {
+                    lock.unlock();
+                }
+            }
+        }
+    }
 
     /** @param patience how long a dial waits for the supplier: the client's admission timeout */
     BearerToken(Supplier<String> token, Duration patience) {
@@ -41,18 +76,36 @@ final class BearerToken implements ClientInterceptor {
         this.patience = patience;
     }
 
-    /** Asks the supplier, waiting at most {@code patience}; an interrupt ends the wait with the flag set. */
+    /**
+     * Asks the supplier, or joins the call of it in flight, waiting at most {@code patience}; an interrupt ends the
+     * wait with the flag set.
+     */
     private String ask() {
-        FutureTask<String> asked = new FutureTask<>(token::get);
-        Thread.ofVirtual().name("bearer-token").start(asked);
+        Asking a;
+        boolean first;
+        lock.lock();
         try {
-            return asked.get(patience.toNanos(), TimeUnit.NANOSECONDS);
+            first = asking == null;
+            if (first) {
+                asking = new Asking();
+            }
+            a = asking;
+            a.waiting++;
+        } finally {
+            lock.unlock();
+        }
+        if (first) {
+            a.thread.start();
+        }
+        boolean answered = false;
+        try {
+            String t = a.answer.get(patience.toNanos(), TimeUnit.NANOSECONDS);
+            answered = true;
+            return t;
         } catch (TimeoutException e) {
-            asked.cancel(true);
             throw Status.UNAVAILABLE.withDescription("the bearer token supplier gave no token within " + patience
                     + " (admissionTimeout)").asRuntimeException();
         } catch (InterruptedException e) {
-            asked.cancel(true);
             Thread.currentThread().interrupt(); // the dial sees it and throws InterruptedException
             throw Status.CANCELLED.withDescription("dial interrupted while the bearer token supplier was asked")
                     .asRuntimeException();
@@ -66,6 +119,22 @@ final class BearerToken implements ClientInterceptor {
                 throw error;
             }
             throw new IllegalStateException(e.getCause()); // a Supplier throws no checked exception
+        } finally {
+            leave(a, answered);
+        }
+    }
+
+    /** A dial stops waiting for {@code a}; the last one to give up on it interrupts its thread. */
+    private void leave(Asking a, boolean answered) {
+        boolean last;
+        lock.lock();
+        try {
+            last = --a.waiting == 0;
+        } finally {
+            lock.unlock();
+        }
+        if (last && !answered && !a.answer.isDone()) {
+            a.thread.interrupt(); // a supplier that answers interrupts stops; one that does not stays the only one
         }
     }
 
