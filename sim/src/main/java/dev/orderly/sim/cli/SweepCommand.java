@@ -64,11 +64,13 @@ final class SweepCommand implements Callable<Integer> {
     @Mixin
     private AdmissionOptions admissionOptions;
 
-    @Option(names = "--job-ratios", paramLabel = "LIST", split = ",", defaultValue = "5,10,25,50,100",
+    @Option(names = "--job-ratios", paramLabel = "LIST", split = ",", preprocessor = NoEmptyElement.class,
+            defaultValue = "5,10,25,50,100",
             description = "Median job durations, as multiples of the refused delay (default: ${DEFAULT-VALUE}).")
     private List<Double> jobRatios;
 
-    @Option(names = "--fullness", paramLabel = "LIST", split = ",", defaultValue = "0.5,1,2,4",
+    @Option(names = "--fullness", paramLabel = "LIST", split = ",", preprocessor = NoEmptyElement.class,
+            defaultValue = "0.5,1,2,4",
             description = "Fleet fullness, workers wanted per slot: 0.5 is half full, 4 is 4x oversubscribed"
                     + " (default: ${DEFAULT-VALUE}).")
     private List<Double> fullness;
