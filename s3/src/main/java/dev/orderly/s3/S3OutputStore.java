@@ -4,6 +4,7 @@ import dev.orderly.api.OutputStore;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
@@ -200,6 +201,13 @@ public final class S3OutputStore implements OutputStore {
     /** Builds an {@link S3OutputStore}. Not thread-safe. */
     public static final class Builder {
         private S3Client client;
+        /** Prefixes S3 keeps for itself: no general purpose bucket is named with one. */
+        private static final List<String> RESERVED_PREFIXES = List.of("xn--", "sthree-", "amzn-s3-demo-");
+
+        /** Suffixes S3 keeps for access point aliases and other kinds of bucket. */
+        private static final List<String> RESERVED_SUFFIXES = List.of("-s3alias", "--ol-s3", ".mrap", "--x-s3",
+                "--table-s3");
+
         private String bucket;
         private String prefix = "";
 
@@ -213,17 +221,50 @@ public final class S3OutputStore implements OutputStore {
         }
 
         /**
-         * The bucket; required. Checked against S3's rules for bucket names (3..63 of lower-case letters, digits,
-         * {@code .} and {@code -}, starting and ending with a letter or digit).
+         * The bucket; required. Checked against S3's rules for general purpose bucket names: 3..63 of lower-case
+         * letters, digits, {@code .} and {@code -}, starting and ending with a letter or digit; no two periods in a
+         * row; not formatted as an IP address ({@code 192.168.5.4}); not starting with {@code xn--}, {@code sthree-}
+         * or {@code amzn-s3-demo-}; not ending with {@code -s3alias}, {@code --ol-s3}, {@code .mrap}, {@code --x-s3}
+         * or {@code --table-s3}.
+         *
+         * @throws IllegalArgumentException naming the rule broken and the name
          */
         public Builder bucket(String bucket) {
             Objects.requireNonNull(bucket, "bucket");
-            if (!bucket.matches("[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]")) {
-                throw new IllegalArgumentException("bucket must be 3..63 of [a-z0-9.-], starting and ending with a"
-                        + " letter or digit, was '" + bucket + "'");
+            String broken = brokenBucketRule(bucket);
+            if (broken != null) {
+                throw new IllegalArgumentException("bucket must " + broken + ", was '" + bucket + "'");
             }
             this.bucket = bucket;
             return this;
+        }
+
+        /**
+         * The rule of S3's for general purpose buckets that {@code bucket} breaks, worded to follow "must", or null.
+         * Checked here, not left to S3: a name S3 refuses was found only at the bucket's first use, a tier2 start
+         * that connected and then failed (exit 1), or every job's write.
+         */
+        private static String brokenBucketRule(String bucket) {
+            if (!bucket.matches("[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]")) {
+                return "be 3..63 of [a-z0-9.-], starting and ending with a letter or digit";
+            }
+            if (bucket.contains("..")) {
+                return "not have two periods in a row";
+            }
+            if (bucket.matches("[0-9]+(\\.[0-9]+){3}")) {
+                return "not be formatted as an IP address";
+            }
+            for (String prefix : RESERVED_PREFIXES) {
+                if (bucket.startsWith(prefix)) {
+                    return "not start with '" + prefix + "' (S3 keeps it for itself)";
+                }
+            }
+            for (String suffix : RESERVED_SUFFIXES) {
+                if (bucket.endsWith(suffix)) {
+                    return "not end with '" + suffix + "' (S3 keeps it for itself)";
+                }
+            }
+            return null;
         }
 
         /**

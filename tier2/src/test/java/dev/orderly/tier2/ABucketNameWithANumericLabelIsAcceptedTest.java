@@ -24,7 +24,6 @@ class ABucketNameWithANumericLabelIsAcceptedTest {
     @CsvSource(delimiter = '|', value = {
         "s3://logs.2024/requests|logs.2024|requests/",
         "s3://bucket.1a/x|bucket.1a|x/",
-        "s3://10.20.30.40/x|10.20.30.40|x/",
         "s3://123/|123|''"})
     void aBucketWhoseLastLabelStartsWithADigitIsTheBucket(String value, String bucket, String prefix) {
         OutputLocation l = OutputLocation.parse(value);
@@ -38,7 +37,8 @@ class ABucketNameWithANumericLabelIsAcceptedTest {
         "s3://me@logs.2024/x|me@logs.2024",
         "s3://bucket:9000/x|bucket:9000",
         "s3://LOGS.2024/x|LOGS.2024",
-        "s3://logs%2E2024/x|logs%2E2024"})
+        "s3://logs%2E2024/x|logs%2E2024",
+        "s3://10.20.30.40/x|formatted as an IP address"})
     void anAuthorityThatIsNoBucketNameIsStillRefusedNamingIt(String value, String says) {
         IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
                 () -> OutputLocation.parse(value));

@@ -13,6 +13,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -20,6 +21,10 @@ import org.junit.jupiter.params.provider.ValueSource;
  * {@code --host=0.0.0.0} without TLS and an S3 endpoint out of reach exited 1 with a bucket error instead of 2 naming
  * {@code --host}, and the S3 client stayed open when the security options threw. Every option is checked before the
  * worker is made or the bucket contacted.
+ *
+ * <p>Regression: {@code --outputs=s3://a..b/p} and other bucket names S3 refuses (formatted as an IP address, a prefix
+ * or suffix S3 keeps for itself) passed the option check: the tier2 went on to ask the bucket and ended with exit 1,
+ * "can not reach bucket", which blames the network. They are a bad option, exit 2, naming the rule and the name.
  */
 @Timeout(60)
 class OptionsAreCheckedBeforeTheBucketIsContactedTest {
@@ -68,6 +73,29 @@ class OptionsAreCheckedBeforeTheBucketIsContactedTest {
             "--worker=" + Counting.class.getName(), "--host=0.0.0.0"},
                 new PrintWriter(new StringWriter(), true), new PrintWriter(err, true));
         assertEquals(2, code, err.toString());
+        assertEquals(before, Counting.MADE.get(), "the worker was made before the options were all checked");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+        "a..b|must not have two periods in a row, was 'a..b'",
+        "192.168.5.4|must not be formatted as an IP address, was '192.168.5.4'",
+        "xn--bucket|must not start with 'xn--' (S3 keeps it for itself), was 'xn--bucket'",
+        "sthree-bucket|must not start with 'sthree-' (S3 keeps it for itself), was 'sthree-bucket'",
+        "bucket-s3alias|must not end with '-s3alias' (S3 keeps it for itself), was 'bucket-s3alias'",
+        "bucket--ol-s3|must not end with '--ol-s3' (S3 keeps it for itself), was 'bucket--ol-s3'",
+    })
+    void bugABucketNameS3RefusesWasFoundOnlyAtTheBucket(String bucket, String rule) throws Exception {
+        int before = Counting.MADE.get();
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Tier2Main.execute(new String[] {"--outputs=s3://" + bucket + "/requests",
+            "--s3-endpoint=http://127.0.0.1:" + closedPort(), "--worker=" + Counting.class.getName()},
+                new PrintWriter(out, true), new PrintWriter(err, true));
+        assertEquals(2, code, err.toString());
+        assertEquals("tier2: --outputs=s3://" + bucket + "/requests: bucket " + rule + " (see --help)",
+                err.toString().strip());
+        assertEquals("", out.toString());
         assertEquals(before, Counting.MADE.get(), "the worker was made before the options were all checked");
     }
 }
