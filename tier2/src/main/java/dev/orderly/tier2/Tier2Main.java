@@ -12,15 +12,12 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.MissingParameterException;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.TypeConversionException;
 import org.slf4j.bridge.SLF4JBridgeHandler;
 import software.amazon.awssdk.services.s3.S3Client;
 
@@ -138,7 +135,7 @@ public final class Tier2Main implements Callable<Integer> {
         // What the launcher does not know belongs to the worker's provider, which rejects what it does not know.
         cl.setUnmatchedOptionsArePositionalParams(true);
         cl.setParameterExceptionHandler((ex, a) -> {
-            err.println("tier2: " + forPeople(ex) + " (see --help)");
+            err.println("tier2: " + ParameterMessages.forPeople(ex) + " (see --help)");
             err.flush();
             return 2;
         });
@@ -269,45 +266,8 @@ public final class Tier2Main implements Callable<Integer> {
         }
     }
 
-    /**
-     * One line for {@code ex}. A value picocli could not convert is said in words, naming the option first, as the
-     * simulator's commands say it: {@code --port must be a whole number, was 'abc'} (picocli says {@code Invalid
-     * value for option '--port': 'abc' is not an int}, a Java type), and a converter's own reason follows the option's
-     * name without picocli's "Invalid value for option".
-     */
-    private static String forPeople(ParameterException ex) {
-        if (ex instanceof MissingParameterException missing && missing.getMissing().size() == 1
-                && missing.getMissing().getFirst() instanceof OptionSpec option) {
-            // picocli says both in its words: an option never given, and one given without its value.
-            String given = option.longestName() + "=" + option.paramLabel();
-            return option.longestName() + (ex.getMessage().startsWith("Missing required option")
-                    ? " is required: " : " needs a value: ") + given;
-        }
-        if (ex.getArgSpec() instanceof OptionSpec option && ex.getValue() != null && ex.getCause() != null) {
-            Class<?> type = option.type();
-            // A whole number too large for the option is one: then say the range it must be in.
-            boolean digits = ex.getValue().strip().matches("[+-]?[0-9]+");
-            if (type == int.class || type == Integer.class) {
-                return option.longestName() + " must be a whole number" + (digits ? " from " + Integer.MIN_VALUE
-                        + " to " + Integer.MAX_VALUE : "") + ", was '" + ex.getValue() + "'";
-            }
-            if (type == long.class || type == Long.class) {
-                return option.longestName() + " must be a whole number" + (digits ? " from " + Long.MIN_VALUE
-                        + " to " + Long.MAX_VALUE : "") + ", was '" + ex.getValue() + "'";
-            }
-            if (type == boolean.class || type == Boolean.class) {
-                return option.longestName() + " must be true or false, was '" + ex.getValue() + "'";
-            }
-            if (ex.getCause() instanceof TypeConversionException conversion && conversion.getMessage() != null) {
-                return option.longestName() + ": " + firstLine(conversion.getMessage());
-            }
-        }
-        return firstLine(ex.getMessage());
-    }
-
     private static String firstLine(String s) {
-        int nl = s.indexOf('\n');
-        return (nl < 0 ? s : s.substring(0, nl)).strip();
+        return ParameterMessages.firstLine(s);
     }
 
     private static void check(CommandLine cl, String option, boolean ok, Object value, String rule) {

@@ -1,5 +1,6 @@
 package dev.orderly.sim.cli;
 
+import dev.orderly.tier2.ParameterMessages;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;

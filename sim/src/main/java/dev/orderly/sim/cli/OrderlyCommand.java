@@ -12,6 +12,7 @@ import dev.orderly.sim.run.RunSpec;
 import dev.orderly.sim.run.Scenario;
 import dev.orderly.sim.run.SimulationRun;
 import dev.orderly.sim.run.Strategy;
+import dev.orderly.tier2.ParameterMessages;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;

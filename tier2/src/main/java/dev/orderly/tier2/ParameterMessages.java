@@ -1,4 +1,4 @@
-package dev.orderly.sim.cli;
+package dev.orderly.tier2;
 
 import dev.orderly.api.ClosestName;
 import java.util.ArrayList;
@@ -14,35 +14,39 @@ import picocli.CommandLine.TypeConversionException;
 import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
- * Turns picocli's messages about bad input into the words a person uses: {@code --seed must be a whole number, was
- * 'abc'} rather than {@code 'abc' is not a long}, and a mistyped option or command gets the closest known one
- * ({@code did you mean --segments?}). Stateless.
+ * Turns picocli's messages about bad input into the words a person uses, for the tier2 launcher and the simulator's
+ * {@code orderly} commands alike: {@code --seed must be a whole number, was 'abc'} rather than {@code 'abc' is not a
+ * long}, the option named first in every refusal, and a mistyped option or command gets the closest known one
+ * ({@code did you mean --segments?}). Public only so that the simulator's commands, in another module, word their
+ * refusals the same way; not an API for embedders. Stateless.
  */
-final class ParameterMessages {
+public final class ParameterMessages {
 
     /** A name further than this many edits from every known one is not a typo of any of them. */
-    static final int MAX_TYPO_EDITS = 3;
+    private static final int MAX_TYPO_EDITS = 3;
 
     private ParameterMessages() {
     }
 
     /** One line for {@code ex}, without the "see --help" the caller adds. */
-    static String forPeople(ParameterException ex) {
+    public static String forPeople(ParameterException ex) {
         if (ex instanceof UnmatchedArgumentException unmatched && !unmatched.getUnmatched().isEmpty()) {
             return unmatched(ex.getCommandLine().getCommandSpec(), unmatched.getUnmatched());
         }
-        // picocli's own words for these ("Missing required parameter for option '--segments' (N)") named the option
-        // last; every other refusal names it first. The simulator's commands have no required option, so a missing
-        // parameter is always an option given without its value.
+        // picocli's own words for these ("Missing required parameter for option '--segments' (N)", "Missing required
+        // option: '--outputs=...'") named the option last; every other refusal names it first. picocli says both in
+        // the same exception: an option never given, and one given without its value.
         if (ex instanceof MissingParameterException missing && missing.getMissing().size() == 1
                 && missing.getMissing().getFirst() instanceof OptionSpec option) {
-            return option.longestName() + " needs a value: " + option.longestName() + "=" + option.paramLabel();
+            String given = option.longestName() + "=" + option.paramLabel();
+            return option.longestName() + (String.valueOf(ex.getMessage()).startsWith("Missing required option")
+                    ? " is required: " : " needs a value: ") + given;
         }
         if (ex instanceof OverwrittenOptionException twice && twice.getOverwritten() instanceof OptionSpec option) {
             return option.longestName() + " is given more than once; give it once";
         }
         if (ex.getArgSpec() instanceof OptionSpec option && ex.getValue() != null && ex.getCause() != null) {
-            // A list option (sweep's --job-ratios) is judged by its elements: its own type, List, is no kind of number.
+            // A list option (the simulator's sweep --job-ratios) is judged by its elements: its own type, List, is no kind of number.
             Class<?>[] elements = option.auxiliaryTypes();
             Class<?> type = option.isMultiValue() && elements.length == 1 ? elements[0] : option.type();
             Optional<String> kind = kindOf(type);
@@ -80,7 +84,7 @@ final class ParameterMessages {
      * {@link #MAX_TYPO_EDITS} edits, and at most half of its letters (dashes aside). Three edits alone took any short
      * word for a typo: {@code help} got {@code sweep}, {@code -x} got {@code -o}.
      */
-    static Optional<String> closest(String name, Collection<String> known) {
+    public static Optional<String> closest(String name, Collection<String> known) {
         int letters = name.replaceFirst("^-+", "").length();
         return ClosestName.among(name, known, Math.min(MAX_TYPO_EDITS, letters / 2));
     }
@@ -119,7 +123,8 @@ final class ParameterMessages {
         return "";
     }
 
-    static String firstLine(String s) {
+    /** The first line of {@code s}, without the blank space around it. */
+    public static String firstLine(String s) {
         int nl = s.indexOf('\n');
         return (nl < 0 ? s : s.substring(0, nl)).strip();
     }
