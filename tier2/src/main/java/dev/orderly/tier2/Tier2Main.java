@@ -3,6 +3,7 @@ package dev.orderly.tier2;
 import dev.orderly.grpc.JobWorker;
 import dev.orderly.grpc.Tier2Server;
 import dev.orderly.s3.S3Clients;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -204,7 +205,15 @@ public final class Tier2Main implements Callable<Integer> {
             server = builder.build();
             drain = Thread.ofPlatform().name("tier2-drain").unstarted(server::close);
             Runtime.getRuntime().addShutdownHook(drain);
-            server.start();
+            try {
+                server.start();
+            } catch (IOException e) {
+                // gRPC's "Failed to bind to address /127.0.0.1:8080" keeps its reason (in use, not allowed) in the
+                // cause; said without either exception's class name, as every other failure to start.
+                Throwable why = e.getCause();
+                throw new StartFailure(firstLine(String.valueOf(e.getMessage())) + (why == null
+                        || why.getMessage() == null ? "" : " (" + firstLine(why.getMessage()) + ")"), e);
+            }
         } catch (Throwable e) {
             // Run by execute(), the JVM may live on: nothing that failed to start is left open behind it.
             if (drain != null) {
@@ -256,11 +265,11 @@ public final class Tier2Main implements Callable<Integer> {
     }
 
     /** One HEAD of the bucket, so that a wrong bucket or key fails the start, not the jobs. */
-    private void checkBucket(S3Client client, OutputLocation location) {
+    private void checkBucket(S3Client client, OutputLocation location) throws StartFailure {
         try {
             client.headBucket(r -> r.bucket(location.bucket()));
         } catch (RuntimeException e) {
-            throw new IllegalStateException("can not reach bucket " + location.bucket()
+            throw new StartFailure("can not reach bucket " + location.bucket()
                     + (s3Endpoint == null ? " on AWS S3" : " at " + s3Endpoint) + ": " + firstLine(String.valueOf(
                             e.getMessage())), e);
         }
