@@ -3,11 +3,14 @@ package dev.orderly.engine;
 import dev.orderly.api.OutputStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.Arrays;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -16,7 +19,8 @@ import java.util.Optional;
  *
  * <p>A write goes to a temporary file in the same directory and is then moved into place atomically, so a reader
  * sees either no file or the whole output, never part of one. A missing file reads as empty. Any other I/O problem is
- * an {@link IOException} whose message names the path. This class is thread-safe.
+ * an {@link IOException} whose message names the path, a file too long for a {@code byte[]} included. This class
+ * is thread-safe.
  */
 public final class FileOutputStore implements OutputStore {
 
@@ -90,15 +94,40 @@ public final class FileOutputStore implements OutputStore {
         }
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * @throws IOException naming the path when the file can not be read, or is longer than the longest
+     *     {@code byte[]} ({@code Integer.MAX_VALUE - 8} bytes)
+     */
     @Override
     public Optional<byte[]> read(long segment) throws IOException {
         Path target = pathOf(segment);
-        try {
-            return Optional.of(Files.readAllBytes(target));
+        long size;
+        try (SeekableByteChannel file = Files.newByteChannel(target)) {
+            size = file.size();
+            if (size <= MAX_OUTPUT_BYTES) {
+                return Optional.of(readFully(file, (int) size));
+            }
         } catch (NoSuchFileException e) {
             return Optional.empty();
         } catch (IOException e) {
             throw new IOException("can not read " + target + ": " + e, e);
         }
+        // Files.readAllBytes would throw OutOfMemoryError here, which the engine takes for the VM's own and rethrows.
+        throw new IOException("can not read " + target + ": it holds " + size
+                + " bytes, more than one output can have (" + MAX_OUTPUT_BYTES + ", the longest byte[])");
+    }
+
+    /** The longest output a segment's file may hold: the longest {@code byte[]} the JVM makes. */
+    private static final long MAX_OUTPUT_BYTES = Integer.MAX_VALUE - 8;
+
+    /** Reads {@code size} bytes, or fewer if the file ends first (it was cut short in place by someone else). */
+    private static byte[] readFully(SeekableByteChannel file, int size) throws IOException {
+        ByteBuffer buffer = ByteBuffer.allocate(size);
+        while (buffer.hasRemaining() && file.read(buffer) >= 0) {
+            // read until the buffer is full or the file ends
+        }
+        return buffer.hasRemaining() ? Arrays.copyOf(buffer.array(), buffer.position()) : buffer.array();
     }
 }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -105,5 +106,21 @@ class OutputStoreTest {
         FileOutputStore store = new FileOutputStore(dir);
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> store.read(-1));
         assertTrue(e.getMessage().contains("segment") && e.getMessage().contains("-1"), e.getMessage());
+    }
+    @Test
+    void bugFileStoreReadOfAFileTooLargeForAByteArrayIsAnIOExceptionNamingThePath() throws IOException {
+        FileOutputStore store = new FileOutputStore(dir);
+        Path target = store.pathOf(6);
+        // A sparse file: 3 GiB long, nothing written, so it costs no disk. No byte[] can hold it.
+        try (RandomAccessFile file = new RandomAccessFile(target.toFile(), "rw")) {
+            file.setLength(3L << 30);
+        }
+        try {
+            IOException e = assertThrows(IOException.class, () -> store.read(6));
+            assertTrue(e.getMessage().contains(target.toString()) && e.getMessage().contains("3221225472"),
+                    e.getMessage());
+        } finally {
+            Files.delete(target);
+        }
     }
 }
