@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Arrays;
 import java.util.Objects;
 import java.util.Optional;
@@ -117,6 +118,30 @@ public final class FileOutputStore implements OutputStore {
         // Files.readAllBytes would throw OutOfMemoryError here, which the engine takes for the VM's own and rethrows.
         throw new IOException("can not read " + target + ": it holds " + size
                 + " bytes, more than one output can have (" + MAX_OUTPUT_BYTES + ", the longest byte[])");
+    }
+
+    /**
+     * Whether the file of {@code segment} is there, from the file system alone: its bytes are not read (a request with
+     * resume reads them once, at delivery).
+     *
+     * @throws IOException naming the path when it can not be looked at, or is a directory
+     */
+    @Override
+    public boolean contains(long segment) throws IOException {
+        Path target = pathOf(segment);
+        BasicFileAttributes attributes;
+        try {
+            attributes = Files.readAttributes(target, BasicFileAttributes.class);
+        } catch (NoSuchFileException e) {
+            return false;
+        } catch (IOException e) {
+            throw new IOException("can not look up " + target + ": " + e, e);
+        }
+        if (attributes.isDirectory()) {
+            // What read would refuse: saying false would have the segment run again only to fail at its delivery.
+            throw new IOException("can not look up " + target + ": it is a directory, not a segment's output");
+        }
+        return true;
     }
 
     /** The longest output a segment's file may hold: the longest {@code byte[]} the JVM makes. */

@@ -2,6 +2,7 @@ package dev.orderly.engine;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -122,5 +123,23 @@ class OutputStoreTest {
         } finally {
             Files.delete(target);
         }
+    }
+    @Test
+    void bugFileStoreContainsLooksAtTheFileWithoutReadingIt() throws IOException {
+        FileOutputStore store = new FileOutputStore(dir);
+        assertFalse(store.contains(8), "no file, no output");
+        Path target = store.pathOf(8);
+        // A sparse file too long to read: only an answer from the file system, not from its bytes, can say it is there.
+        try (RandomAccessFile file = new RandomAccessFile(target.toFile(), "rw")) {
+            file.setLength(3L << 30);
+        }
+        try {
+            assertTrue(store.contains(8));
+        } finally {
+            Files.delete(target);
+        }
+        Files.createDirectory(store.pathOf(9)); // a directory where the file should be: read says so, and so does this
+        IOException e = assertThrows(IOException.class, () -> store.contains(9));
+        assertTrue(e.getMessage().contains(store.pathOf(9).toString()), e.getMessage());
     }
 }
