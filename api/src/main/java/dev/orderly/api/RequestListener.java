@@ -58,6 +58,13 @@ public interface RequestListener {
      * gave its worker up to the re-run of the segment the client waits for (its unit is launched again later). It
      * holds no worker any more. Not a failure: nothing is counted.
      *
+     * <p>When the request stops, a job that is not on a tier2 at that moment (queued, sitting out a delay, dialing)
+     * reports this event only if it sees the stop itself, after a wait or before a dial; when the request's
+     * cancellation interrupts it first, its events just end, with no event of its own, and the request's end
+     * ({@link #onRequestDone}, {@link #onRequestFailed} or {@link #onRequestCancelled}) is what ends it. Which of the
+     * two happens is a race, so a listener that keeps state per job until this event drops what is left at the
+     * request's end, and does not count on this event for every job alive when the request stopped.
+     *
      * <p>Every {@link #onAdmitted} is followed by exactly one of {@link #onJobDone}, {@link #onFailed} and this
      * event for the same job (or {@link #onRefused}, when a tier2 that took the job then says nothing ran), so a
      * listener that counts running jobs never leaks one. A job whose failure was reported ({@link #onFailed}, the end
