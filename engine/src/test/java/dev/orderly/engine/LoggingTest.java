@@ -10,6 +10,7 @@ import dev.orderly.api.Request;
 import dev.orderly.api.RequestFailedException;
 import dev.orderly.api.RequestListener;
 import dev.orderly.api.RequestPlan;
+import dev.orderly.api.RequestResult;
 import dev.orderly.api.Tier2Exception;
 import dev.orderly.engine.testlog.LogCapture;
 import dev.orderly.testing.Script;
@@ -195,6 +196,32 @@ class LoggingTest {
         List<LogCapture.Event> warnings = events.stream()
                 .filter(e -> e.level() == Level.WARN && e.logger().endsWith(".SafeListener")).toList();
         assertEquals(1, warnings.size(), "the first failure, and no \"0 more time(s)\": " + warnings);
+        assertTrue(warnings.get(0).thrown() instanceof IllegalStateException, warnings.get(0).toString());
+    }
+    /**
+     * Found: a listener that threw from the request's end event (called on the caller's thread, which has no MDC of
+     * the request) was logged as "request listener threw from onRequestDone", naming no request.
+     */
+    @Test
+    void bugAListenerThatThrowsFromTheEndEventIsLoggedNamingTheRequest() throws Exception {
+        InMemoryOutputStore store = new InMemoryOutputStore();
+        ScriptedTier2 tier2 = new ScriptedTier2(PLAN, store::write, job -> Script.succeed());
+        RequestListener throwsAtTheEnd = new RequestListener() {
+            @Override
+            public void onRequestDone(RequestResult result) {
+                throw new IllegalStateException("listener bug");
+            }
+        };
+        LogCapture.start();
+
+        Orderly.engine(Fixtures.fast()).run(Request.of(PLAN, tier2, store, new RecordingClient())
+                .withId("req-end").withListener(throwsAtTheEnd));
+        List<LogCapture.Event> events = LogCapture.stop();
+
+        List<LogCapture.Event> warnings = events.stream()
+                .filter(e -> e.level() == Level.WARN && e.logger().endsWith(".SafeListener")).toList();
+        assertEquals(1, warnings.size(), warnings.toString());
+        assertTrue(warnings.get(0).message().startsWith("request req-end: "), warnings.get(0).toString());
         assertTrue(warnings.get(0).thrown() instanceof IllegalStateException, warnings.get(0).toString());
     }
 }

@@ -58,7 +58,7 @@ final class RequestRun {
         this.id = request.id();
         this.plan = request.plan();
         Deadline deadline = Deadline.after(request.deadline());
-        this.safe = new SafeListener(request.listener());
+        this.safe = new SafeListener(id, request.listener());
         // JFR events are derived from the listener events, so the launch queue's paths carry no JFR code.
         this.listener = new JfrListener(id, safe);
         this.lookahead = Scheduler.lookahead(config.lookaheadFactor(), plan.workers());
@@ -90,7 +90,7 @@ final class RequestRun {
             // units handed out but never started (forked into a scope already cancelled) among them.
             scheduler.everyThreadEnded();
             permits.close();
-            safe.logFailuresAfterTheFirst(id);
+            safe.logFailuresAfterTheFirst();
         }
     }
 

@@ -25,15 +25,21 @@ final class SafeListener implements RequestListener {
 
     private static final Logger LOG = LoggerFactory.getLogger(SafeListener.class);
 
+    private final String requestId;
     private final RequestListener listener;
     private final AtomicLong failures = new AtomicLong();
 
-    SafeListener(RequestListener listener) {
+    /**
+     * @param requestId named in every line this logs: the request's end events run on the caller's thread, which
+     *     carries no MDC of the request
+     */
+    SafeListener(String requestId, RequestListener listener) {
+        this.requestId = requestId;
         this.listener = listener;
     }
 
     /** Logs, once, how many failures of the listener were counted but not logged; nothing if none were. */
-    void logFailuresAfterTheFirst(String requestId) {
+    void logFailuresAfterTheFirst() {
         long more = failures.get() - 1;
         if (more > 0) {
             LOG.warn("request {}: the listener threw {} more time(s) after the first (not logged)", requestId, more);
@@ -107,7 +113,8 @@ final class SafeListener implements RequestListener {
             throw e;
         } catch (Throwable e) {
             if (failures.incrementAndGet() == 1) {
-                LOG.warn("request listener threw from {}; ignored, and later failures only counted", event, e);
+                LOG.warn("request {}: the listener threw from {}; ignored, and later failures only counted", requestId,
+                        event, e);
             }
         }
     }
