@@ -26,6 +26,10 @@ public interface Engine {
      * @throws RequestFailedException if a unit failed too often or fatally, an output never appeared, the store
      *     could not be read, the client threw, or the request's deadline passed; the message says which unit, why
      *     and how many times; {@link RequestFailedException#partialResult()} says how far the request got
+     * @throws IllegalArgumentException if the engine can not keep state for a plan this large (for the engine of
+     *     {@code Orderly.engine}: more than 65,536 stages, or a look-ahead {@code ceil(lookaheadFactor * workers)} of
+     *     more than 2^20 segments), naming the bound; thrown before anything is dialed, with no listener event (the
+     *     request has not started)
      * @throws InterruptedException if the calling thread was interrupted (an interrupt pending at the call is thrown
      *     before anything is dialed); the request was cancelled, and the figures so far ride along as a suppressed
      *     {@code RequestFailedException}: see {@link RequestFailedException#partialResultOf(Throwable)}

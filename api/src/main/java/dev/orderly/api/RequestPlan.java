@@ -4,6 +4,10 @@ package dev.orderly.api;
  * The shape of one request: the segments {@code [startSegment, endSegment)}, the number of stages per segment,
  * and the number of workers (the most jobs of this request alive at once).
  *
+ * <p>The bounds below are the plan's own. The engine checks the plan again when it runs: Orderly's engine refuses more
+ * than 65,536 stages, and a {@code workers} whose look-ahead {@code ceil(lookaheadFactor * workers)} is over 2^20
+ * segments (at the default factor of 2, more than 524,288 workers); see {@link Engine#run}.
+ *
  * @param startSegment first segment, inclusive, {@code >= 0}
  * @param endSegment last segment, exclusive, {@code > startSegment}
  * @param stages stages per segment, {@code >= 1}; stage {@code stages - 1} produces the output the client reads
