@@ -299,13 +299,13 @@ public record EngineConfig(
             return this;
         }
 
-        /** The delay before a refused job dials again, {@code >= 0}. */
+        /** The delay before a refused job dials again, {@code >= 0} and at most about 292 years. */
         public Builder refusedDelay(Duration delay) {
             this.refusedDelay = delay;
             return this;
         }
 
-        /** The delay before a failed job dials again, {@code >= 0}. */
+        /** The delay before a failed job dials again, {@code >= 0} and at most about 292 years. */
         public Builder failureDelay(Duration delay) {
             this.failureDelay = delay;
             return this;
@@ -323,7 +323,10 @@ public record EngineConfig(
             return this;
         }
 
-        /** The look-ahead, as a multiple of the workers, {@code > 0}. */
+        /**
+         * The look-ahead, as a multiple of the workers, {@code > 0} and at most
+         * {@link EngineConfig#MAX_LOOKAHEAD_FACTOR} (1000).
+         */
         public Builder lookaheadFactor(double factor) {
             this.lookaheadFactor = factor;
             return this;
