@@ -8,7 +8,8 @@ import java.util.Objects;
  *
  * @param requestId the id of the request the unit belongs to
  * @param key the unit
- * @param attempt the dial count of this unit, from 1; every dial, refused or not, counts
+ * @param attempt the dial count of this unit, from 1; every dial, refused or not, counts (it stays at
+ *     {@code Integer.MAX_VALUE} once there)
  * @param readingSegment the segment the request's client waited for when the job dialed, between 0 and
  *     {@code key.segment()}: a job is dialed only for a segment the client has not read yet, so its {@link #rank()}
  *     is never negative. A tier2 with a waiting room hands freed slots to the lowest rank first.

@@ -201,7 +201,12 @@ final class JobRunner {
         }
         attempts.failureDelayOwed = false;
         // The client may have read past this segment since the check above: the job is then abandoned, rank 0 meanwhile.
-        Job job = new Job(requestId, key, ++attempts.dials, Math.min(reading.getAsLong(), key.segment()));
+        // The count stops at the int's top rather than wrap to a negative attempt, which no Job takes: a unit refused
+        // that many times (2^31 dials, an unreachable fleet and a refusedDelay of 0) still dials on.
+        if (attempts.dials < Integer.MAX_VALUE) {
+            attempts.dials++;
+        }
+        Job job = new Job(requestId, key, attempts.dials, Math.min(reading.getAsLong(), key.segment()));
         Tier2Call call = null;
         Tier2Exception error = null;
         try {
