@@ -31,7 +31,8 @@ public final class ClosestName {
                 fewest = e;
             }
         }
-        return fewest <= maxEdits ? Optional.of(best) : Optional.empty();
+        // best is null only when known is empty; fewest is then Integer.MAX_VALUE, which no limit must let through.
+        return best != null && fewest <= maxEdits ? Optional.of(best) : Optional.empty();
     }
 
     /** The Levenshtein distance between {@code a} and {@code b}, letter case ignored. */

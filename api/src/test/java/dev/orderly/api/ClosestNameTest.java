@@ -26,4 +26,10 @@ class ClosestNameTest {
         assertEquals(Optional.empty(), ClosestName.among("deploy", commands, 3));
         assertEquals(Optional.empty(), ClosestName.among("swep", List.of(), 3));
     }
+    /** Found: with no limit ({@code Integer.MAX_VALUE}) and no names, it threw NullPointerException from Optional.of. */
+    @Test
+    void bugNoNamesGiveNothingEvenWithNoLimit() {
+        assertEquals(Optional.empty(), ClosestName.among("swep", List.of(), Integer.MAX_VALUE));
+        assertEquals(Optional.of("sweep"), ClosestName.among("anything at all", List.of("sweep"), Integer.MAX_VALUE));
+    }
 }
