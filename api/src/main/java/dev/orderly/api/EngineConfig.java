@@ -178,7 +178,8 @@ public record EngineConfig(
     /**
      * One sentence for each variable of {@code env} that looks meant for Orderly but is not one it reads, naming the
      * closest one it does read: every {@code ORDERLY_*} variable it does not know, and a {@code SUBSTREAMS_*} one
-     * within a few edits of a known name (other programs use that prefix too). Such a variable is not an error,
+     * within a few edits of a known name (other programs use that prefix too); either prefix in any case, since a
+     * known name in the wrong case is not read. Such a variable is not an error,
      * since {@link #fromEnvironment} never reads it; the caller shows these where a person will see them (the engine
      * logs them at WARN, the simulator prints them).
      *

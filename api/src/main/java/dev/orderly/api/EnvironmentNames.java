@@ -7,7 +7,7 @@ import java.util.Optional;
 
 /**
  * The environment variables Orderly reads, and what to say about one that looks meant for it but is not one of them
- * (a typo such as {@code SUBSTREAMS_WORKER_MAXRETRIES}). The implementation of
+ * (a typo such as {@code SUBSTREAMS_WORKER_MAXRETRIES}, or a known name in the wrong case). The implementation of
  * {@link EngineConfig#environmentWarnings}. Stateless.
  */
 final class EnvironmentNames {
@@ -37,21 +37,27 @@ final class EnvironmentNames {
     static List<String> warnings(Collection<String> names) {
         List<String> warnings = new ArrayList<>();
         for (String name : names.stream().sorted().toList()) {
-            if (KNOWN.contains(name) || !(name.startsWith(OWN_PREFIX) || name.startsWith(SHARED_PREFIX))) {
+            // The prefixes in any case: the environment's names are case-sensitive, so orderly_ordered_launch is not
+            // read, and a setting written so would be lost in silence.
+            if (KNOWN.contains(name) || !(hasPrefix(name, OWN_PREFIX) || hasPrefix(name, SHARED_PREFIX))) {
                 continue;
             }
             Optional<String> typoOf = ClosestName.among(name, KNOWN, MAX_TYPO_EDITS);
-            if (name.equals(SCOPE_AS_VARIABLE)) {
+            if (name.equalsIgnoreCase(SCOPE_AS_VARIABLE)) {
                 // The right name in the wrong place: no variable is near it, and the closest would mislead.
                 warnings.add(name + " is not a variable Orderly reads; the request scope is the system property "
                         + SCOPE_PROPERTY + " (-D" + SCOPE_PROPERTY + "=threads)");
             } else if (typoOf.isPresent()) {
                 warnings.add(name + " is not a variable Orderly reads; did you mean " + typoOf.get() + "?");
-            } else if (name.startsWith(OWN_PREFIX)) {
+            } else if (hasPrefix(name, OWN_PREFIX)) {
                 warnings.add(name + " is not a variable Orderly reads; the closest one it reads is "
                         + ClosestName.among(name, KNOWN, Integer.MAX_VALUE).orElseThrow());
             }
         }
         return warnings;
+    }
+
+    private static boolean hasPrefix(String name, String prefix) {
+        return name.regionMatches(true, 0, prefix, 0, prefix.length());
     }
 }

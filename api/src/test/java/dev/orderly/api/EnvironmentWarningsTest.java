@@ -79,4 +79,20 @@ class EnvironmentWarningsTest {
         declared.forEach(name -> env.put(name, "1"));
         assertEquals(List.of(), EngineConfig.environmentWarnings(env));
     }
+    /**
+     * Found: a variable written in the wrong case ({@code orderly_ordered_launch=false}: the environment's names are
+     * case-sensitive, so it is not read) said nothing, as the prefixes were matched case-sensitively; the setting was
+     * lost in silence. It is now named like any other near miss.
+     */
+    @Test
+    void bugAVariableInTheWrongCaseWasSilentlyIgnored() {
+        assertEquals(List.of(
+                "Substreams_Worker_Max_Retries is not a variable Orderly reads; did you mean"
+                        + " SUBSTREAMS_WORKER_MAX_RETRIES?",
+                "orderly_ordered_launch is not a variable Orderly reads; did you mean ORDERLY_ORDERED_LAUNCH?"),
+                EngineConfig.environmentWarnings(Map.of("orderly_ordered_launch", "false",
+                        "Substreams_Worker_Max_Retries", "3")));
+        assertEquals(List.of(), EngineConfig.environmentWarnings(Map.of("substreams_api_token", "secret")),
+                "another program's variable under the shared prefix, in any case, still says nothing");
+    }
 }
