@@ -43,7 +43,10 @@ public interface RequestListener {
     default void onJobDone(Job job) {
     }
 
-    /** The output of {@code key} was missing after its job succeeded; the unit runs again. */
+    /**
+     * The output of {@code key} was missing after its job succeeded (or, with resume, at its read after the store's
+     * {@code contains} had found it); the unit runs again.
+     */
     default void onRerun(JobKey key) {
     }
 

@@ -224,4 +224,43 @@ class LoggingTest {
         assertTrue(warnings.get(0).message().startsWith("request req-end: "), warnings.get(0).toString());
         assertTrue(warnings.get(0).thrown() instanceof IllegalStateException, warnings.get(0).toString());
     }
+    /**
+     * Found: with resume, a segment the store said it had ({@code contains}) but whose read then found nothing was
+     * re-run with the WARN "output missing after its job succeeded": no job of it had run, and the line sent whoever
+     * read it looking for one. It now says the store had it at the look-up and not at the read.
+     */
+    @Test
+    void bugAStoredOutputGoneAtItsReadIsNotBlamedOnAJob() throws Exception {
+        InMemoryOutputStore store = new InMemoryOutputStore();
+        ScriptedTier2 tier2 = new ScriptedTier2(PLAN, store::write, job -> Script.succeed());
+        for (long segment = 0; segment < 3; segment++) {
+            store.write(segment, ScriptedTier2.outputOf(segment));
+        }
+        AtomicBoolean gone = new AtomicBoolean();
+        dev.orderly.api.OutputStore goneOnce = new dev.orderly.api.OutputStore() {
+            @Override
+            public java.util.Optional<byte[]> read(long segment) {
+                if (segment == 1 && gone.compareAndSet(false, true)) {
+                    store.delete(1); // deleted between the look-up and the read
+                }
+                return store.read(segment);
+            }
+
+            @Override
+            public boolean contains(long segment) {
+                return store.read(segment).isPresent();
+            }
+        };
+        LogCapture.start();
+
+        Orderly.engine(Fixtures.fast()).run(Request.of(PLAN, tier2, goneOnce, new RecordingClient())
+                .withId("req-gone").withResume(true));
+        List<LogCapture.Event> events = LogCapture.stop();
+
+        List<String> reruns = events.stream()
+                .filter(e -> e.level() == Level.WARN && e.logger().endsWith(".OutputWalker"))
+                .map(LogCapture.Event::message).toList();
+        assertEquals(List.of("segment 1 stage 1 output found in the store at its look-up but missing at its read;"
+                + " re-run 1 of 3"), reruns);
+    }
 }

@@ -127,7 +127,10 @@ final class OutputWalker {
                         + " re-runs (" + jobs + " successful job" + (jobs == 1 ? "" : "s") + "), giving up", null);
             }
             reruns++;
-            LOG.warn("{} output missing after its job succeeded; re-run {} of {}", unit, reruns, MAX_RERUNS);
+            // No job of a segment found in the store has run: blaming one would send the reader looking for it.
+            LOG.warn("{} output {}; re-run {} of {}", unit, scheduler.successfulJobsOf(segment) == 0
+                    ? "found in the store at its look-up but missing at its read" : "missing after its job succeeded",
+                    reruns, MAX_RERUNS);
             counters.rerun();
             listener.onRerun(unit);
             if (scheduler.rerun(segment)) {
