@@ -469,7 +469,8 @@ final class Scheduler {
      * What the client's segment waits for, in words: {@code segment 41 waiting for stage 1}, the stage of the plan
      * whose success it waits for (the highest of its stages in flight, else its last stage); or,
      * when its output is ready and the client has not taken it yet, {@code segment 41 ready, the client still on
-     * segment 40}.
+     * segment 40}. A unit that could launch but has no place under the engine-wide job cap says so: {@code segment 41
+     * waiting for stage 1, launchable, but no place free under the engine-wide job cap of 32 (maxConcurrentJobs)}.
      */
     String waitingFor() {
         lock.lock();
@@ -484,7 +485,14 @@ final class Scheduler {
                 return "segment " + client + " ready, " + (client > startSegment
                         ? "the client still on segment " + (client - 1) : "not yet handed to the client");
             }
-            return "segment " + client + " waiting for stage " + stage;
+            String waiting = "segment " + client + " waiting for stage " + stage;
+            JobKey next = board.next();
+            if (next != null && next.segment() == client && alive < workers && permits.wouldWait()) {
+                // A worker is free and the unit may run: the places under the engine-wide cap, all taken, are what it
+                // waits for. Said so, or the reader looks at a fleet that was never dialed.
+                return waiting + ", launchable, but no place free under the " + permits + " (maxConcurrentJobs)";
+            }
+            return waiting;
         } finally {
             lock.unlock();
         }
