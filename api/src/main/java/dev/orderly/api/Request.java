@@ -73,11 +73,13 @@ public record Request(
      * A copy of this request that must end within {@code deadline} of the call to {@code Engine.run}. Past it the
      * request fails with a {@link RequestFailedException} that says how far it got and what it was waiting for, and
      * everything still running is cancelled, as for any failure. The deadline is checked whenever the engine waits for
-     * the client's next segment and after each delivery; a {@link SegmentConsumer} that blocks is back-pressure and
-     * is not cut short by it. It also bounds the engine's calls of the {@link OutputStore}: a read (or
-     * {@code contains}) still running when the deadline passes is interrupted; a store whose read ignores interrupts
-     * can still hold {@code run} until the read returns. The failure's cause is the last {@link Tier2Exception} any
-     * job of the request heard, if any.
+     * the client's next segment and after each delivery but the last; a {@link SegmentConsumer} that blocks is
+     * back-pressure and is not cut short by it. So a client still in {@code accept} of the last segment when the
+     * deadline passes ends the request well once it returns: every segment was delivered, and {@code run} returns
+     * the result, its {@code elapsed} past the deadline. It also bounds the engine's calls of the
+     * {@link OutputStore}: a read (or {@code contains}) still running when the deadline passes is interrupted; a store
+     * whose read ignores interrupts can still hold {@code run} until the read returns. The failure's cause is the last
+     * {@link Tier2Exception} any job of the request heard, if any.
      *
      * @throws NullPointerException if {@code deadline} is null
      * @throws IllegalArgumentException if {@code deadline} is zero or negative
