@@ -1,10 +1,12 @@
 package dev.orderly.engine.regressions;
 
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.orderly.api.Engine;
 import dev.orderly.api.EngineConfig;
+import dev.orderly.api.OutputStore;
 import dev.orderly.api.Request;
 import dev.orderly.api.RequestFailedException;
 import dev.orderly.api.RequestPlan;
@@ -13,7 +15,9 @@ import dev.orderly.api.Tier2Client;
 import dev.orderly.engine.Background;
 import dev.orderly.engine.InMemoryOutputStore;
 import dev.orderly.engine.Orderly;
+import java.io.InterruptedIOException;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -58,5 +62,46 @@ class ADeadlineBehindTheEngineWideCapSaysSoTest {
             holder.interrupt();
             holder.failure(10);
         }
+    }
+
+    /**
+     * The other side of the same message: the client's re-run, with the request's one worker held by a later segment's
+     * job, waits for that worker, not for the cap, though the cap is full too (by that same job); the cap is not named.
+     */
+    @Test
+    void aReRunWithNoWorkerFreeDoesNotBlameTheCap() throws Exception {
+        Engine engine = Orderly.engine(EngineConfig.builder().maxConcurrentJobs(1).build());
+        CountDownLatch laterSegmentIn = new CountDownLatch(1);
+        // Segment 0's first job ends with no output; every other job runs until the request is cancelled.
+        Tier2Client client = job -> new Tier2Call() {
+            @Override
+            public void await() throws InterruptedException {
+                if (job.key().segment() == 0 && job.attempt() == 1) {
+                    return;
+                }
+                if (job.key().segment() == 1) {
+                    laterSegmentIn.countDown();
+                }
+                new CountDownLatch(1).await();
+            }
+        };
+        // No job writes an output: segment 0 is found missing, and only once segment 1's job holds the worker, so the
+        // re-run then waits for that worker.
+        OutputStore outputs = segment -> {
+            try {
+                laterSegmentIn.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new InterruptedIOException("interrupted");
+            }
+            return Optional.empty();
+        };
+        Background request = new Background(engine, Request.of(new RequestPlan(0, 3, 1, 1), client, outputs,
+                (segment, output) -> { }).withId("busy").withDeadline(Duration.ofMillis(300)));
+
+        RequestFailedException e = assertInstanceOf(RequestFailedException.class, request.failure(10));
+        assertTrue(e.getMessage().startsWith("request busy passed its deadline of 300ms: 0 of 3 segments delivered,"
+                + " segment 0 waiting for stage 0, "), e.getMessage());
+        assertFalse(e.getMessage().contains("job cap"), e.getMessage());
     }
 }
