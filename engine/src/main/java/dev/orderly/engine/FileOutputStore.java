@@ -3,7 +3,7 @@ package dev.orderly.engine;
 import dev.orderly.api.OutputStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
@@ -11,7 +11,6 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.util.Arrays;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -108,7 +107,8 @@ public final class FileOutputStore implements OutputStore {
         try (SeekableByteChannel file = Files.newByteChannel(target)) {
             size = file.size();
             if (size <= MAX_OUTPUT_BYTES) {
-                return Optional.of(readFully(file, (int) size));
+                // The file's own stream reads up to size bytes, fewer if it was cut short in place since its size.
+                return Optional.of(Channels.newInputStream(file).readNBytes((int) size));
             }
         } catch (NoSuchFileException e) {
             return Optional.empty();
@@ -146,13 +146,4 @@ public final class FileOutputStore implements OutputStore {
 
     /** The longest output a segment's file may hold: the longest {@code byte[]} the JVM makes. */
     private static final long MAX_OUTPUT_BYTES = Integer.MAX_VALUE - 8;
-
-    /** Reads {@code size} bytes, or fewer if the file ends first (it was cut short in place by someone else). */
-    private static byte[] readFully(SeekableByteChannel file, int size) throws IOException {
-        ByteBuffer buffer = ByteBuffer.allocate(size);
-        while (buffer.hasRemaining() && file.read(buffer) >= 0) {
-            // read until the buffer is full or the file ends
-        }
-        return buffer.hasRemaining() ? Arrays.copyOf(buffer.array(), buffer.position()) : buffer.array();
-    }
 }

@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
+import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -62,6 +63,17 @@ class OutputStoreTest {
         store.delete(7);
         store.delete(7);
         assertEquals(Optional.empty(), store.read(7));
+    }
+
+    @Test
+    void fileStoreReadsAnEmptyOutputAndALargeOneWhole() throws IOException {
+        FileOutputStore store = new FileOutputStore(dir);
+        store.write(0, new byte[0]);
+        assertArrayEquals(new byte[0], store.read(0).orElseThrow());
+        byte[] large = new byte[9 * 1024 * 1024 + 7];
+        new Random(22).nextBytes(large);
+        store.write(1, large);
+        assertArrayEquals(large, store.read(1).orElseThrow());
     }
 
     @Test
