@@ -24,7 +24,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * job at once (REFUSED). An admitted job holds its slot for {@code jobTime} (its
  * thread parked, which an interrupt ends), writes its output if it is a last-stage job, and frees the slot when its
  * call is closed. A call closed before its job ended ends the job at once, as a tier2 cancels the job of a call its
- * client closed: its {@code await} throws {@link InterruptedException} and writes nothing.
+ * client closed: its {@code await} throws {@link InterruptedException} and writes nothing. A call's {@code await} is
+ * taken once, as the engine calls it; a second one throws {@link IllegalStateException} naming the job and changes
+ * nothing.
  *
  * <pre>{@code
  * InMemoryFleet fleet = InMemoryFleet.builder().instances(2).slotsPerInstance(3).jobTime(Duration.ofMillis(1)).build();
@@ -241,6 +243,8 @@ public final class InMemoryFleet {
          * ran its time) or to CANCELLED (closed first), whichever comes first, so a job either ends before its
          * close or writes nothing. {@code runner} is set before the job parks and read by close after it cancels:
          * both volatile, so either close sees the thread to unpark or the job sees CANCELLED before it parks.
+         * {@code awaited} goes once from false to true, at the first {@code await}: a second one is refused before it
+         * touches anything.
          */
         private final class Call implements Tier2Call {
             private static final int OPEN = 0;
@@ -251,6 +255,7 @@ public final class InMemoryFleet {
             private final int instance;
             private final AtomicBoolean closed = new AtomicBoolean();
             private final AtomicInteger state = new AtomicInteger(OPEN);
+            private final AtomicBoolean awaited = new AtomicBoolean();
             private volatile Thread runner;
 
             Call(Job job, int instance) {
@@ -264,6 +269,9 @@ public final class InMemoryFleet {
 
             @Override
             public void await() throws InterruptedException {
+                if (!awaited.compareAndSet(false, true)) {
+                    throw SecondAwait.refused(job);
+                }
                 runner = Thread.currentThread();
                 try {
                     run(this);

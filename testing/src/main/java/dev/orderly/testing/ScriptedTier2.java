@@ -15,6 +15,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -40,7 +41,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * closed, {@link #doubleCloses()} calls closed more than once, {@link #blocked()} threads held in a dial or a job: all
  * should be 0 after a request. At each dial the tier2 also checks the stage rule (a job of stage {@code k} is dialed
  * only once every lower segment has stage {@code k - 1} done here) and lists breaks in
- * {@link #dependencyViolations()}.
+ * {@link #dependencyViolations()}. A call's {@code await()} is taken once, as the engine calls it; a second one
+ * throws {@link IllegalStateException} naming the job and changes nothing.
  *
  * <p>Invariants: {@code scripts} holds, per unit, the steps its next dials will use; it is guarded by {@code lock},
  * and a step is taken from it exactly once. {@code highestDone} only grows per segment (a concurrent map, merged with
@@ -263,7 +265,8 @@ public final class ScriptedTier2 implements Tier2Client {
 
     /**
      * One admitted job. Used by the job's own thread only, except {@code close}, which is idempotent. {@code state}
-     * goes once from OPEN to ENDED (await ended) or to CANCELLED (closed first), whichever comes first.
+     * goes once from OPEN to ENDED (await ended) or to CANCELLED (closed first), whichever comes first; {@code awaited}
+     * once from false to true, at the first {@code await}: a second one is refused before it touches anything.
      */
     private final class Call implements Tier2Call {
         private static final int OPEN = 0;
@@ -274,6 +277,7 @@ public final class ScriptedTier2 implements Tier2Client {
         private final Action action;
         private final AtomicInteger closes = new AtomicInteger();
         private final AtomicInteger state = new AtomicInteger(OPEN);
+        private final AtomicBoolean awaited = new AtomicBoolean();
 
         Call(Job job, Action action) {
             this.job = job;
@@ -282,6 +286,9 @@ public final class ScriptedTier2 implements Tier2Client {
 
         @Override
         public void await() throws Tier2Exception, InterruptedException {
+            if (!awaited.compareAndSet(false, true)) {
+                throw SecondAwait.refused(job);
+            }
             if (action.step() == Script.Step.HOLD) {
                 log.record(Tier2Event.Type.HELD, job, -1);
                 hold(action.hold(), job);
