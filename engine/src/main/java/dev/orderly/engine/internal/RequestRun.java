@@ -161,6 +161,19 @@ final class RequestRun {
             running.start(this);
             try {
                 outcome = runner.run(key, this, this);
+            } catch (InterruptedException e) {
+                if (scheduler.stopped()) {
+                    // The request's cancellation (it stops the scheduler before it interrupts the jobs): its echo,
+                    // which no scope reports.
+                    throw e;
+                }
+                // Not a cancellation: the tier2 client, its call or the listener, which run on this thread, threw an
+                // InterruptedException of their own or left the interrupt set. Named like any failure of the unit;
+                // the interrupt stays on the thread. (Should a cancellation race this, the scope reports it not.)
+                Thread.currentThread().interrupt();
+                throw new RequestFailedException(key, key + " failed on attempt " + dials + ": the job's thread was"
+                        + " interrupted, and not by a cancellation of the request (the Tier2Client, its Tier2Call or"
+                        + " the listener, which run on it, threw InterruptedException or left the interrupt set)", e);
             } catch (VirtualMachineError e) {
                 // Nothing can be trusted after it: it propagates as itself, once the scope has cancelled the rest.
                 throw e;

@@ -646,6 +646,14 @@ final class Scheduler {
         return !stopped && !failed && segment >= clientAt && doneStage < stage;
     }
 
+    /**
+     * True once the request was {@linkplain #stop() stopped} (cancelled, or ended by its walker): an interrupt a job
+     * meets from then on is the request's.
+     */
+    boolean stopped() {
+        return stopped;
+    }
+
     /** The segment the client waits for now; a dial carries it so that a tier2 can rank the job. */
     long reading() {
         return clientAt;
