@@ -112,6 +112,12 @@ final class SafeListener implements RequestListener {
         } catch (VirtualMachineError e) {
             throw e;
         } catch (Throwable e) {
+            if (e instanceof InterruptedException) {
+                // A listener written where checked exceptions are not checked (Kotlin, Groovy, @SneakyThrows) answered
+                // an interrupt, most often the request's cancellation, by throwing it, which cleared the flag: set it
+                // again, or the job goes on to dial (or wait) with its cancellation lost, and run waits for it.
+                Thread.currentThread().interrupt();
+            }
             if (failures.incrementAndGet() == 1) {
                 LOG.warn("request {}: the listener threw from {}; ignored, and later failures only counted", requestId,
                         event, e);
