@@ -108,7 +108,7 @@ final class OutputWalker {
                 case STOPPED -> {
                     return false;
                 }
-                case DEADLINE_PASSED -> throw deadlinePassed("");
+                case DEADLINE_PASSED -> throw deadlinePassed("", true);
                 case READY -> {
                     // read it below
                 }
@@ -187,11 +187,12 @@ final class OutputWalker {
      * The request's failure at its deadline. It counts what the client got (the walker may be ahead of it, looking up
      * the segment entering the look-ahead window), as the partial result does.
      */
-    private RequestFailedException deadlinePassed(String during) {
+    private RequestFailedException deadlinePassed(String during, boolean clientBusy) {
         long delivered = scheduler.reading() - plan.startSegment();
         return new RequestFailedException("request " + requestId + " passed its deadline of " + deadline + ": "
-                + delivered + " of " + plan.segmentCount() + " segments delivered, " + scheduler.waitingFor() + ", "
-                + counters.result().refusals() + " refusals" + during, lastTier2Error.get());
+                + delivered + " of " + plan.segmentCount() + " segments delivered, "
+                + scheduler.waitingFor(clientBusy) + ", " + counters.result().refusals() + " refusals" + during,
+                lastTier2Error.get());
     }
 
     /** A call of the store, bounded by the deadline through the alarm. */
@@ -208,7 +209,8 @@ final class OutputWalker {
     private <T> T callStore(JobKey unit, StoreCall<T> store, String done, String call) throws RequestFailedException {
         long segment = unit.segment();
         if (!alarm.enterRead()) {
-            throw deadlinePassed("; it passed before the OutputStore was asked about segment " + segment);
+            // Mostly passed while the client was busy with its last segment: the walker came here after it.
+            throw deadlinePassed("; it passed before the OutputStore was asked about segment " + segment, true);
         }
         T answer = null;
         Throwable failure = null;
@@ -222,8 +224,9 @@ final class OutputWalker {
             failure = e;
         }
         if (alarm.exitRead()) {
+            // It passed while the walker, not the client, was busy: with the store, the client idle since its segment.
             throw deadlinePassed("; the OutputStore's " + call + " of segment " + segment
-                    + " was interrupted at the deadline");
+                    + " was interrupted at the deadline", false);
         }
         if (failure != null) {
             if (failure instanceof InterruptedException) {

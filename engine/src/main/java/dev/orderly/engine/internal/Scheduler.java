@@ -473,6 +473,16 @@ final class Scheduler {
      * waiting for stage 1, launchable, but no place free under the engine-wide job cap of 32 (maxConcurrentJobs)}.
      */
     String waitingFor() {
+        return waitingFor(true);
+    }
+
+    /**
+     * {@link #waitingFor()}, told whether the deadline passed while the client was busy ({@code clientBusy}: found
+     * past after a delivery) or while the walker itself was (a store read or look-up the deadline cut short): a ready
+     * segment is then said to be not yet handed to the client, since the client had returned from its segment long
+     * before, and "the client still on segment S-1" would send the reader to the wrong code.
+     */
+    String waitingFor(boolean clientBusy) {
         lock.lock();
         try {
             applyDeliveries();
@@ -482,7 +492,7 @@ final class Scheduler {
             long client = board.reading();
             int stage = board.stageAwaited(client);
             if (stage >= stages) {
-                return "segment " + client + " ready, " + (client > startSegment
+                return "segment " + client + " ready, " + (clientBusy && client > startSegment
                         ? "the client still on segment " + (client - 1) : "not yet handed to the client");
             }
             String waiting = "segment " + client + " waiting for stage " + stage;
