@@ -85,6 +85,10 @@ final class Targets {
     /** Whether a host name or literal is loopback, without resolving it. */
     static boolean isLoopbackHost(String host) {
         String h = host.toLowerCase(Locale.ROOT);
+        if (h.length() > 2 && h.startsWith("[") && h.endsWith("]")) {
+            // an IPv6 literal as a URL writes it, which InetAddress binds as it is: --host=[::1] is loopback
+            h = h.substring(1, h.length() - 1);
+        }
         return h.equals("localhost") || IPV4_LOOPBACK.matcher(h).matches() || h.equals("::1")
                 || h.equals("0:0:0:0:0:0:0:1");
     }
