@@ -115,8 +115,10 @@ public final class Tier2Main implements Callable<Integer> {
 
     /** Runs one tier2 until SIGTERM; exits with 2 on a bad option, 1 on a failure to start. */
     public static void main(String[] args) {
+        // WARN, not ERROR: the server says what an operator must see at WARN (a job that failed, a malformed request)
+        // and logs nothing at ERROR, so at ERROR a deployed tier2 said nothing after "listening on", ever.
         if (System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
-            System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "error");
+            System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
         }
         SLF4JBridgeHandler.removeHandlersForRootLogger(); // gRPC logs through java.util.logging: send it to SLF4J
         SLF4JBridgeHandler.install();
