@@ -4,11 +4,15 @@ import io.grpc.ChannelCredentials;
 import io.grpc.ServerCredentials;
 import io.grpc.TlsChannelCredentials;
 import io.grpc.TlsServerCredentials;
+import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
+import io.grpc.netty.shaded.io.netty.handler.ssl.SslContextBuilder;
+import io.grpc.netty.shaded.io.netty.util.ReferenceCountUtil;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import javax.net.ssl.SSLException;
 
 /**
  * TLS credentials and bearer tokens from files, for a tier2 process and its clients: PEM certificate chains and
@@ -36,8 +40,13 @@ public final class Tier2Security {
      */
     public static ServerCredentials serverCredentials(Path certificateChain, Path privateKey, Path clientCa) {
         TlsServerCredentials.Builder b = TlsServerCredentials.newBuilder();
+        // TlsServerCredentials keeps the files' bytes unread: a file that is no PEM certificate chain, or no PKCS#8
+        // key, was found only when the Tier2Server was built, in Netty's words and naming no file ("Input stream not
+        // contain valid certificates."). So each file is also read here, the way the server's transport reads it.
+        SslContextBuilder check;
         try {
             b.keyManager(readable(certificateChain).toFile(), readable(privateKey).toFile());
+            check = GrpcSslContexts.forServer(certificateChain.toFile(), privateKey.toFile());
         } catch (IOException | IllegalArgumentException e) {
             throw new IllegalArgumentException("cannot use the TLS certificate " + certificateChain + " with key "
                     + privateKey + ": " + e.getMessage(), e);
@@ -45,9 +54,16 @@ public final class Tier2Security {
         if (clientCa != null) {
             try {
                 b.trustManager(readable(clientCa).toFile()).clientAuth(TlsServerCredentials.ClientAuth.REQUIRE);
+                check.trustManager(clientCa.toFile());
             } catch (IOException | IllegalArgumentException e) {
                 throw new IllegalArgumentException("cannot use the client CA " + clientCa + ": " + e.getMessage(), e);
             }
+        }
+        try {
+            ReferenceCountUtil.release(check.build()); // a key that is not the certificate's is refused here
+        } catch (SSLException | IllegalArgumentException e) {
+            throw new IllegalArgumentException("cannot use the TLS certificate " + certificateChain + " with key "
+                    + privateKey + ": " + rootMessage(e), e);
         }
         return b.build();
     }
@@ -64,9 +80,11 @@ public final class Tier2Security {
             throw new IllegalArgumentException("a client certificate needs its key and a key its certificate");
         }
         TlsChannelCredentials.Builder b = TlsChannelCredentials.newBuilder();
+        SslContextBuilder check = GrpcSslContexts.forClient(); // reads each file as the channel will: see above
         try {
             if (ca != null) {
                 b.trustManager(readable(ca).toFile());
+                check.trustManager(ca.toFile());
             }
         } catch (IOException | IllegalArgumentException e) {
             throw new IllegalArgumentException("cannot use the CA " + ca + ": " + e.getMessage(), e);
@@ -74,6 +92,7 @@ public final class Tier2Security {
         if (certificateChain != null) {
             try {
                 b.keyManager(readable(certificateChain).toFile(), readable(privateKey).toFile());
+                check.keyManager(certificateChain.toFile(), privateKey.toFile());
             } catch (IOException | IllegalArgumentException e) {
                 throw new IllegalArgumentException("cannot use the client certificate " + certificateChain
                         + " with key " + privateKey + ": " + e.getMessage(), e);
@@ -108,6 +127,15 @@ public final class Tier2Security {
      */
     public static boolean isLoopbackHost(String host) {
         return Targets.isLoopbackHost(host);
+    }
+
+    /** The message at the bottom of {@code e}'s causes: what Netty or the JDK said of the key or certificate. */
+    private static String rootMessage(Throwable e) {
+        Throwable root = e;
+        for (int depth = 0; root.getCause() != null && root.getCause() != root && depth < 16; depth++) {
+            root = root.getCause();
+        }
+        return root.getMessage() != null ? root.getMessage() : String.valueOf(e.getMessage());
     }
 
     private static Path readable(Path file) {
