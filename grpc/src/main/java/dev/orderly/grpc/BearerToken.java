@@ -148,6 +148,10 @@ final class BearerToken implements ClientInterceptor {
                     throw Status.UNAUTHENTICATED.withDescription("the bearer token supplier gave no token")
                             .asRuntimeException();
                 }
+                if (!Tier2Security.isPrintableAscii(t.strip())) { // it would go out with '?' in its place
+                    throw Status.UNAUTHENTICATED.withDescription("the bearer token supplier gave a token that is"
+                            + " not printable ASCII").asRuntimeException();
+                }
                 headers.put(AUTHORIZATION, PREFIX + t.strip());
                 super.start(listener, headers);
             }

@@ -8,9 +8,13 @@ import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.shaded.io.netty.handler.ssl.SslContextBuilder;
 import io.grpc.netty.shaded.io.netty.util.ReferenceCountUtil;
 import java.io.IOException;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import javax.net.ssl.SSLException;
 
@@ -102,23 +106,51 @@ public final class Tier2Security {
     }
 
     /**
-     * The tokens of a token file: one a line; blank lines and lines starting with {@code #} are skipped.
+     * The tokens of a token file: one a line; blank lines and lines starting with {@code #} are skipped, and so is a
+     * byte order mark at the start of the file (some editors write one).
      *
-     * @throws IllegalArgumentException naming the file when it cannot be read or holds no token
+     * @throws IllegalArgumentException naming the file when it cannot be read or holds no token, and the file and
+     *     line (never the token) when a token holds a character other than printable ASCII: a header carries only
+     *     those, so no client could ever send it
      */
     public static List<String> readTokens(Path file) {
         List<String> lines;
         try {
             lines = Files.readAllLines(file, StandardCharsets.UTF_8);
         } catch (IOException e) {
-            throw new IllegalArgumentException("cannot read the token file " + file + ": " + e, e);
+            throw new IllegalArgumentException("cannot read the token file " + file + ": " + why(e), e);
         }
-        List<String> tokens = lines.stream().map(String::strip).filter(l -> !l.isEmpty() && !l.startsWith("#"))
-                .toList();
+        List<String> tokens = new ArrayList<>();
+        for (int i = 0; i < lines.size(); i++) {
+            String line = lines.get(i);
+            if (i == 0 && line.startsWith("\uFEFF")) {
+                line = line.substring(1); // not whitespace to strip(): it stayed in the token, which then never matched
+            }
+            line = line.strip();
+            if (line.isEmpty() || line.startsWith("#")) {
+                continue;
+            }
+            if (!isPrintableAscii(line)) {
+                throw new IllegalArgumentException("the token on line " + (i + 1) + " of the token file " + file
+                        + " holds a character that is not printable ASCII; no client can send it in a header");
+            }
+            tokens.add(line);
+        }
         if (tokens.isEmpty()) {
             throw new IllegalArgumentException("the token file " + file + " holds no token");
         }
-        return tokens;
+        return List.copyOf(tokens);
+    }
+
+    /** Whether {@code token} can travel in an ASCII header as it is: characters from space to {@code ~} only. */
+    static boolean isPrintableAscii(String token) {
+        for (int i = 0; i < token.length(); i++) {
+            char c = token.charAt(i);
+            if (c < 0x20 || c > 0x7E) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
@@ -136,6 +168,23 @@ public final class Tier2Security {
             root = root.getCause();
         }
         return root.getMessage() != null ? root.getMessage() : String.valueOf(e.getMessage());
+    }
+
+    /**
+     * Why a file could not be read, in words: the exception's own text ({@code java.nio.file.NoSuchFileException:
+     * /etc/orderly/token/tokens}) named Java's class to a person running {@code Tier2Main}, and said the path twice.
+     */
+    private static String why(IOException e) {
+        if (e instanceof NoSuchFileException) {
+            return "no such file";
+        }
+        if (e instanceof AccessDeniedException) {
+            return "permission denied";
+        }
+        if (e instanceof CharacterCodingException) {
+            return "it is not UTF-8 text";
+        }
+        return e.getMessage() != null ? e.getMessage() : "an I/O error";
     }
 
     private static Path readable(Path file) {

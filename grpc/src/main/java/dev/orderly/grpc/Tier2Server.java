@@ -486,9 +486,17 @@ public final class Tier2Server implements AutoCloseable {
             if (tokens.isEmpty()) {
                 throw new IllegalArgumentException("bearerTokens must not be empty");
             }
+            int n = 0;
             for (String t : tokens) {
+                n++;
                 if (t == null || t.isBlank()) {
                     throw new IllegalArgumentException("bearerTokens must not hold a blank token");
+                }
+                // A client sends its token in an ASCII header (any other character goes as '?'): a token with one
+                // could never be matched, and every call would be UNAUTHENTICATED. Not quoted: it is a secret.
+                if (!Tier2Security.isPrintableAscii(t.strip())) {
+                    throw new IllegalArgumentException("bearerTokens must be printable ASCII; token " + n + " of "
+                            + tokens.size() + " is not");
                 }
             }
             this.bearerTokens = tokens.stream().map(String::strip).toList();
