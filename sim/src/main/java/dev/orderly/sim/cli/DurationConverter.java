@@ -30,15 +30,28 @@ public final class DurationConverter implements CommandLine.ITypeConverter<Durat
         return d;
     }
 
-    /** Writes a duration the way this converter reads it. */
+    /**
+     * Writes a duration the way this converter reads it, exactly: {@code convert(format(d))} is {@code d}. It cut
+     * off what was under a millisecond ({@code 2.5ms} was written {@code 2ms}, {@code 1.2345s} {@code 1.234s}),
+     * which headings and messages then showed and {@code orderly fleet} passed to its tier2 processes as their
+     * job duration.
+     */
     public static String format(Duration d) {
-        long ms = d.toMillis();
-        if (ms == 0 && !d.isZero()) {
-            return d.toNanos() + "ns";
+        long nanos;
+        try {
+            nanos = d.toNanos();
+        } catch (ArithmeticException tooLong) { // over 292 years: no option or variable takes one
+            return d.toSeconds() + "s";
         }
-        if (ms % 1000 == 0) {
-            return (ms / 1000) + "s";
+        if (nanos % 1_000_000_000L == 0) {
+            return (nanos / 1_000_000_000L) + "s";
         }
-        return ms < 1000 ? ms + "ms" : BigDecimal.valueOf(ms, 3).stripTrailingZeros().toPlainString() + "s";
+        if (Math.abs(nanos) >= 1_000_000_000L) {
+            return BigDecimal.valueOf(nanos, 9).stripTrailingZeros().toPlainString() + "s";
+        }
+        if (Math.abs(nanos) >= 1_000_000L) {
+            return BigDecimal.valueOf(nanos, 6).stripTrailingZeros().toPlainString() + "ms";
+        }
+        return nanos + "ns";
     }
 }
