@@ -170,6 +170,7 @@ final class FleetCommand implements Callable<Integer> {
         });
         Runtime.getRuntime().addShutdownHook(stopChildren); // Ctrl-C: no child outlives the command
         long started = System.nanoTime();
+        boolean keepLogs = false;
         try {
             printHeading(scenario);
             if (store == Store.s3) {
@@ -185,10 +186,18 @@ final class FleetCommand implements Callable<Integer> {
                 results.add(runOnFreshFleet(scenario, runs.get(i), i, runs.size(), work.resolve("run-" + i)));
             }
             return report(scenario, results, started);
+        } catch (IOException e) {
+            // A tier2 or S3Proxy that would not start says "see <work>/.../tier2-0.log": that log must outlive us.
+            keepLogs = true;
+            throw e;
         } finally {
             stopFleet();
             stopS3();
-            deleteTree(work);
+            deleteTree(work, keepLogs);
+            if (keepLogs) {
+                err.println("orderly fleet: the processes' logs are kept under " + work);
+                err.flush();
+            }
             try {
                 Runtime.getRuntime().removeShutdownHook(stopChildren);
             } catch (IllegalStateException shuttingDown) {
@@ -363,9 +372,12 @@ final class FleetCommand implements Callable<Integer> {
         out.flush();
     }
 
-    private static void deleteTree(Path root) {
+    /** Deletes {@code root} and what it holds; with {@code keepLogs}, every {@code *.log} and its directories stay. */
+    private static void deleteTree(Path root, boolean keepLogs) {
         try (Stream<Path> paths = Files.walk(root)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            paths.sorted(Comparator.reverseOrder())
+                    .filter(p -> !(keepLogs && p.getFileName().toString().endsWith(".log")))
+                    .forEach(p -> p.toFile().delete()); // a directory that still holds a log is not deleted
         } catch (IOException e) {
             // a temporary directory left behind is not worth failing the command for
         }
