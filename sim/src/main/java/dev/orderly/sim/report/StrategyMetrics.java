@@ -1,5 +1,6 @@
 package dev.orderly.sim.report;
 
+import dev.orderly.sim.run.JobTrace;
 import dev.orderly.sim.run.RunResult;
 import dev.orderly.sim.run.TenantRecord;
 import dev.orderly.sim.run.TenantResult;
@@ -73,7 +74,8 @@ public record StrategyMetrics(String label, int tenants, double firstSegment, do
                 firstCount++;
             }
             stallSum += r.clientIdleNanos() * toSec;
-            end = Math.max(end, t.failure().isPresent() ? run.wallNanos() : Math.max(0, r.lastDeliveryAt()));
+            end = Math.max(end, t.failure().isPresent() ? endOfFailed(r, run.wallNanos())
+                    : Math.max(0, r.lastDeliveryAt()));
             dials += r.dials();
             refusals += r.refusals();
             failures += r.failures() + r.executionTimeouts() + r.fatal();
@@ -100,6 +102,20 @@ public record StrategyMetrics(String label, int tenants, double firstSegment, do
                 percentile(sorted, 50), percentile(sorted, 90), sorted.length == 0 ? Double.NaN : sorted[sorted.length - 1],
                 stallSum / group.size(), total, dials, refusals, total > 0 ? dials / total : Double.NaN,
                 failures, reruns, failed);
+    }
+
+    /**
+     * When a failed request ended: the end of its last job (the engine ends every job of a request as it fails, and
+     * the recorder closes the traces still open then) or its last delivery, whichever is later; {@code runEnd} if it
+     * left neither. It was always the run's end, so the ordered tenant of a mixed run that failed after 5 s "failed
+     * after" the 80 s the unordered tenants took.
+     */
+    private static long endOfFailed(TenantRecord r, long runEnd) {
+        long last = r.lastDeliveryAt();
+        for (JobTrace j : r.jobs()) {
+            last = Math.max(last, j.endedAt());
+        }
+        return last < 0 ? runEnd : last;
     }
 
     /** Nearest-rank percentile of sorted values; NaN when there are none. */
