@@ -39,7 +39,8 @@ import picocli.CommandLine.Spec;
  * Every point is a fresh fleet with the same seed; there are no injected faults, so the ratios show the launch
  * strategies alone.
  */
-@Command(name = "sweep", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
+@Command(name = "sweep", mixinStandardHelpOptions = true, versionProvider = ProjectVersion.class,
+        sortOptions = false, usageHelpAutoWidth = true,
         description = {
             "Runs ordered launch, the unordered baseline, the oracle (a perfect central dispatcher) and ordered launch"
                     + " with the fleet's waiting room over a grid of job durations and fleet fullness, prints the"
@@ -127,6 +128,8 @@ final class SweepCommand implements Callable<Integer> {
 
     private static final List<Strategy> STRATEGIES = List.of(Strategy.ORDERED, Strategy.UNORDERED, Strategy.ORACLE,
             Strategy.WAITING);
+    /** The most instances a point's fleet may have: the bound of the main command's --instances. */
+    private static final int MAX_INSTANCES = 10_000;
     /** The failure delay unless its variable sets it: the main command's, for the same reason. */
     private static final Duration FAILURE_DELAY = Duration.ofSeconds(1);
 
@@ -138,6 +141,7 @@ final class SweepCommand implements Callable<Integer> {
         // environment, in Java's words.
         checkOptions();
         EngineConfig engine = engine();
+        checkJobs(engine);
         Admission admission = admissionOptions.toAdmission(spec.commandLine());
         Path chart = OutputPath.check(spec.commandLine(), "--output", output);
         long started = System.nanoTime();
@@ -237,6 +241,17 @@ final class SweepCommand implements Callable<Integer> {
         check("--workers", workers >= 1 && workers <= 10_000, workers, "between 1 and 10000");
         check("--tenants", tenants >= 1 && tenants <= 1_000, tenants, "between 1 and 1000");
         check("--slots", slots >= 1 && slots <= 10_000, slots, "between 1 and 10000");
+        // A point's fleet has as many instances as its fullness asks for: a tiny fullness asked for billions, which
+        // overflowed an int (exit 1, 'instances must be >= 1, was -1474836480', after the heading) or ran out of
+        // memory. The main command's --instances bound holds here too.
+        for (double f : fullness) {
+            if (instances(f) > MAX_INSTANCES) {
+                throw new ParameterException(spec.commandLine(), "--fullness must be >= "
+                        + number((double) tenants * workers / ((double) slots * MAX_INSTANCES)) + " for "
+                        + tenants * workers + " workers on " + slots + " slots per instance (at most " + MAX_INSTANCES
+                        + " instances), was " + number(f));
+            }
+        }
         if (refusedDelay != null) {
             check("--refused-delay", refusedDelay.isPositive(), ScenarioOptions.written(spec.commandLine(),
                     "--refused-delay", DurationConverter.format(refusedDelay)), "> 0");
@@ -248,16 +263,40 @@ final class SweepCommand implements Callable<Integer> {
                 ScenarioOptions.TIME_SCALE_RULE);
     }
 
+    /**
+     * Each ratio's job takes some time: one that rounds to no time (ratio 0.4 of a 1ns refused delay) failed after the
+     * heading and the warm-up, exit 1, with the fleet's "job duration must be > 0, was PT0S".
+     */
+    private void checkJobs(EngineConfig engine) {
+        for (double r : jobRatios) {
+            if (jobOf(engine, r).isZero()) {
+                throw new ParameterException(spec.commandLine(), "--job-ratios must give jobs of at least 1ns: "
+                        + number(r) + " x the refused delay of " + DurationConverter.format(engine.refusedDelay())
+                        + " is no time, was " + number(r));
+            }
+        }
+    }
+
+    /** A point's job duration: {@code ratio} times the refused delay, to the nearest nanosecond. */
+    private static Duration jobOf(EngineConfig engine, double ratio) {
+        return Duration.ofNanos(Math.round(engine.refusedDelay().toNanos() * ratio));
+    }
+
     private void check(String option, boolean ok, Object value, String rule) {
         if (!ok) {
             throw new ParameterException(spec.commandLine(), option + " must be " + rule + ", was " + value);
         }
     }
 
+    /** The instances of a point of fullness {@code full}: as many as it asks for, at least one. */
+    private long instances(double full) {
+        return Math.max(1, Math.round((double) tenants * workers / (full * slots)));
+    }
+
     /** The scenario of one point: as many instances as the fullness asks for, at least one. */
     private Scenario scenario(EngineConfig engine, double jobRatio, double full) {
-        int instances = (int) Math.max(1, Math.round(tenants * workers / (full * slots)));
-        Duration job = Duration.ofNanos(Math.round(engine.refusedDelay().toNanos() * jobRatio));
+        int instances = (int) instances(full); // at most MAX_INSTANCES: checked with the options
+        Duration job = jobOf(engine, jobRatio);
         FleetConfig fleet = new FleetConfig(instances, slots, job, jobSpread, FaultRates.NONE, seed,
                 new TimeScale(timeScale));
         return new Scenario(segments, stages, workers, tenants, fleet, clientTime, engine.refusedDelay(),
