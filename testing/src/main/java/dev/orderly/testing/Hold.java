@@ -2,11 +2,13 @@ package dev.orderly.testing;
 
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
 
 /**
  * Keeps admitted jobs running until the test releases them: a job scripted with {@link Script#hold(Hold)} blocks in
- * {@code await()} until {@link #release()} (then it succeeds) or until its thread is interrupted (the engine
- * cancelled it). One hold may keep many jobs; a released hold lets every later job through at once.
+ * {@code await()} until {@link #release()} (then it succeeds), or until its call is closed or its thread is
+ * interrupted (the engine cancelled it). One hold may keep many jobs; a released hold lets every later job through
+ * at once.
  *
  * <p>Invariants: {@code released} only goes from false to true; {@code waiting} is the number of threads inside
  * {@link #await()}; both are guarded by {@code lock}. This class is thread-safe.
@@ -35,6 +37,16 @@ public final class Hold {
         }
     }
 
+    /** Wakes every job this hold keeps to look at its own stop condition again; releases nothing. */
+    void wake() {
+        lock.lock();
+        try {
+            releasedCondition.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Whether {@link #release()} was called. */
     public boolean isReleased() {
         lock.lock();
@@ -57,11 +69,19 @@ public final class Hold {
 
     /** Blocks until released; throws if the thread is interrupted first. */
     void await() throws InterruptedException {
+        await(() -> false);
+    }
+
+    /**
+     * Blocks until released, or until {@code stop} is true when this hold is {@link #wake() woken} (a call closed
+     * under its job); throws if the thread is interrupted first.
+     */
+    void await(BooleanSupplier stop) throws InterruptedException {
         lock.lock();
         try {
             waiting++;
             try {
-                while (!released) {
+                while (!released && !stop.getAsBoolean()) {
                     releasedCondition.await();
                 }
             } finally {

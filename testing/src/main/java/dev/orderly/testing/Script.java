@@ -125,7 +125,10 @@ public final class Script {
         return new Script(List.of()).then(Step.FATAL, 1, null);
     }
 
-    /** Admitted, then runs until {@code hold} is released (then succeeds) or the engine cancels it. */
+    /**
+     * Admitted, then runs until {@code hold} is released (then succeeds) or the engine cancels it (closes its call or
+     * interrupts its thread).
+     */
     public static Script hold(Hold hold) {
         return new Script(List.of()).then(Step.HOLD, 1, Objects.requireNonNull(hold, "hold"));
     }
@@ -148,7 +151,7 @@ public final class Script {
         return holdDial(new Hold());
     }
 
-    /** Admitted, then runs until the engine cancels it (interrupts its thread). */
+    /** Admitted, then runs until the engine cancels it (closes its call or interrupts its thread). */
     public static Script block() {
         return hold(new Hold());
     }

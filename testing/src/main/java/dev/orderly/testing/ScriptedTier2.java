@@ -18,6 +18,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
 
 /**
  * A fake tier2 for one request whose every dial does what the test scripted for its unit: refused {@code n} times,
@@ -191,7 +192,7 @@ public final class ScriptedTier2 implements Tier2Client {
             }
             case HOLD_DIAL -> {
                 log.record(Tier2Event.Type.HELD, job, -1);
-                hold(action.hold(), job);
+                hold(action.hold(), job, () -> false);
                 return admit(job, SUCCEED);
             }
             default -> {
@@ -236,10 +237,10 @@ public final class ScriptedTier2 implements Tier2Client {
         }
     }
 
-    private void hold(Hold hold, Job job) throws InterruptedException {
+    private void hold(Hold hold, Job job, BooleanSupplier stop) throws InterruptedException {
         blocked.incrementAndGet();
         try {
-            hold.await();
+            hold.await(stop);
         } catch (InterruptedException e) {
             log.record(Tier2Event.Type.INTERRUPTED, job, -1);
             throw e;
@@ -291,7 +292,8 @@ public final class ScriptedTier2 implements Tier2Client {
             }
             if (action.step() == Script.Step.HOLD) {
                 log.record(Tier2Event.Type.HELD, job, -1);
-                hold(action.hold(), job);
+                // A close ends the held job as it ends any other: the hold lets this call go once it is closed.
+                hold(action.hold(), job, () -> state.get() == CANCELLED);
             }
             if (!state.compareAndSet(OPEN, ENDED)) {
                 log.record(Tier2Event.Type.INTERRUPTED, job, -1);
@@ -347,11 +349,16 @@ public final class ScriptedTier2 implements Tier2Client {
         @Override
         public void close() {
             if (closes.getAndIncrement() == 0) {
-                if (state.compareAndSet(OPEN, CANCELLED)) {
+                boolean cancelled = state.compareAndSet(OPEN, CANCELLED);
+                if (cancelled) {
                     cancelledCalls.incrementAndGet();
                 }
                 openCalls.decrementAndGet();
                 log.record(Tier2Event.Type.CLOSED, job, -1);
+                if (cancelled && action.step() == Script.Step.HOLD) {
+                    // After CLOSED is logged, so that the job's INTERRUPTED follows it.
+                    action.hold().wake();
+                }
             } else {
                 doubleCloses.incrementAndGet();
             }
