@@ -64,7 +64,8 @@ public final class Tier2Main implements Callable<Integer> {
 
     @Option(names = "--outputs", paramLabel = "DIR|s3://BUCKET/PREFIX", required = true,
             description = "Where the outputs go, shared with the tier1: a directory (request R's under DIR/R/) or an"
-                    + " S3 bucket (request R's under the key prefix PREFIX/R/).")
+                    + " S3 bucket (request R's under the key prefix PREFIX/R/; a PREFIX that ends with / gets no"
+                    + " second one, and none at all gives R/).")
     private String outputs;
 
     @Option(names = "--s3-endpoint", paramLabel = "URL",
