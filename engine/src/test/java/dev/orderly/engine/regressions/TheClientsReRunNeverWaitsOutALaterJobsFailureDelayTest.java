@@ -48,12 +48,9 @@ class TheClientsReRunNeverWaitsOutALaterJobsFailureDelayTest {
         InMemoryOutputStore store = new InMemoryOutputStore();
         CountDownLatch failSegment1 = new CountDownLatch(1);
         CountDownLatch segment1Admitted = new CountDownLatch(1);
-        Tier2Client tier2 = job -> {
-            if (job.key().segment() == 1) {
-                segment1Admitted.countDown();
-            }
-            return call(job, store, failSegment1);
-        };
+        // Counted down in the call's await, not in dial: until dial has returned the job is dialing, not on a tier2,
+        // and a re-run that came then would withdraw it rather than wait (under load, the test waited in vain).
+        Tier2Client tier2 = job -> call(job, store, failSegment1, segment1Admitted);
         // The walker finds segment 0 missing only once segment 1's job has the one worker, on its tier2.
         OutputStore outputs = segment -> {
             if (segment == 0) {
@@ -85,13 +82,18 @@ class TheClientsReRunNeverWaitsOutALaterJobsFailureDelayTest {
         assertEquals(List.of(0L), client.segments());
     }
 
-    /** Segment 0's first job loses its output; segment 1's first job fails once {@code failSegment1} opens. */
-    private static Tier2Call call(Job job, InMemoryOutputStore store, CountDownLatch failSegment1) {
+    /**
+     * Segment 0's first job loses its output; segment 1's first job says it is on its tier2, then fails once
+     * {@code failSegment1} opens.
+     */
+    private static Tier2Call call(Job job, InMemoryOutputStore store, CountDownLatch failSegment1,
+            CountDownLatch segment1Admitted) {
         return new Tier2Call() {
             @Override
             public void await() throws Tier2Exception, InterruptedException {
                 long segment = job.key().segment();
                 if (segment == 1 && job.attempt() == 1) {
+                    segment1Admitted.countDown();
                     failSegment1.await();
                     throw Tier2Exception.retryable("stream reset", null);
                 }
