@@ -1,5 +1,9 @@
 package dev.orderly.archtests;
 
+import static dev.orderly.archtests.Poms.ROOT;
+import static dev.orderly.archtests.Poms.child;
+import static dev.orderly.archtests.Poms.childElement;
+import static dev.orderly.archtests.Poms.pom;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -10,11 +14,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
-import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.api.Test;
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;
-import org.w3c.dom.Node;
 import org.w3c.dom.NodeList;
 
 /**
@@ -24,33 +26,6 @@ import org.w3c.dom.NodeList;
  * source tree, as a user's build reads them.
  */
 class PublishingTest {
-
-    private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
-
-    private static Document pom(Path file) throws Exception {
-        DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
-        f.setNamespaceAware(false);
-        return f.newDocumentBuilder().parse(file.toFile());
-    }
-
-    /** The text of the first direct child {@code name} of {@code e}, or null. */
-    private static String child(Element e, String name) {
-        for (Node n = e.getFirstChild(); n != null; n = n.getNextSibling()) {
-            if (n instanceof Element c && c.getTagName().equals(name)) {
-                return c.getTextContent().strip();
-            }
-        }
-        return null;
-    }
-
-    private static Element childElement(Element e, String name) {
-        for (Node n = e.getFirstChild(); n != null; n = n.getNextSibling()) {
-            if (n instanceof Element c && c.getTagName().equals(name)) {
-                return c;
-            }
-        }
-        return null;
-    }
 
     private static List<String> modules() throws Exception {
         Element root = pom(ROOT.resolve("pom.xml")).getDocumentElement();

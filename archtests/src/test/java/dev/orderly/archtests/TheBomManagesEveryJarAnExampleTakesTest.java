@@ -1,5 +1,9 @@
 package dev.orderly.archtests;
 
+import static dev.orderly.archtests.Poms.ROOT;
+import static dev.orderly.archtests.Poms.child;
+import static dev.orderly.archtests.Poms.childElement;
+import static dev.orderly.archtests.Poms.pom;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -11,12 +15,10 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;
-import org.w3c.dom.Node;
 import org.w3c.dom.NodeList;
 
 /**
@@ -29,32 +31,6 @@ import org.w3c.dom.NodeList;
  */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class TheBomManagesEveryJarAnExampleTakesTest {
-
-    private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
-
-    private static Document pom(Path file) throws Exception {
-        DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
-        f.setNamespaceAware(false);
-        return f.newDocumentBuilder().parse(file.toFile());
-    }
-
-    private static String child(Element e, String name) {
-        for (Node n = e.getFirstChild(); n != null; n = n.getNextSibling()) {
-            if (n instanceof Element c && c.getTagName().equals(name)) {
-                return c.getTextContent().strip();
-            }
-        }
-        return null;
-    }
-
-    private static Element childElement(Element e, String name) {
-        for (Node n = e.getFirstChild(); n != null; n = n.getNextSibling()) {
-            if (n instanceof Element c && c.getTagName().equals(name)) {
-                return c;
-            }
-        }
-        return null;
-    }
 
     /** {@code artifactId:type} of every dependency the BOM manages. */
     private static Set<String> managedByTheBom() throws Exception {
