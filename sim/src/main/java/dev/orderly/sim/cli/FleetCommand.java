@@ -167,8 +167,11 @@ final class FleetCommand implements Callable<Integer> {
         Thread stopChildren = Thread.ofPlatform().unstarted(() -> {
             stopFleet();
             stopS3();
+            // The JVM halts once its hooks are done, maybe before the finally below: the work directory holds the
+            // run's TLS private key and bearer token, which must not outlive a Ctrl-C either.
+            deleteTree(work, false);
         });
-        Runtime.getRuntime().addShutdownHook(stopChildren); // Ctrl-C: no child outlives the command
+        Runtime.getRuntime().addShutdownHook(stopChildren); // Ctrl-C: no child, and no key, outlives the command
         long started = System.nanoTime();
         boolean keepLogs = false;
         try {
