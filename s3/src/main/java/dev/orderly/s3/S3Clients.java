@@ -8,8 +8,10 @@ import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
 import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
 import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
+import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.regions.providers.DefaultAwsRegionProviderChain;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.S3ClientBuilder;
 
@@ -54,6 +56,8 @@ public final class S3Clients {
      *        region from the SDK's usual chain)
      * @param credentials the credentials, or null for the SDK's usual chain
      * @throws IllegalArgumentException if {@code endpoint} is not an absolute {@code http} or {@code https} URI
+     * @throws IllegalStateException if {@code endpoint} is null and the SDK's chain finds no region ({@code AWS_REGION},
+     *         {@code aws.region}, the AWS profile, the instance's metadata): said in words, not in the SDK's classes
      */
     public static S3Client create(URI endpoint, AwsCredentialsProvider credentials) {
         S3ClientBuilder b = S3Client.builder()
@@ -67,7 +71,9 @@ public final class S3Clients {
                                 .maxAttempts(MAX_ATTEMPTS).build())
                         .build())
                 .credentialsProvider(credentials != null ? credentials : DefaultCredentialsProvider.builder().build());
-        if (endpoint != null) {
+        if (endpoint == null) {
+            b.region(awsRegion());
+        } else {
             String scheme = endpoint.getScheme();
             if (!endpoint.isAbsolute() || !("http".equals(scheme) || "https".equals(scheme))
                     || endpoint.getHost() == null) {
@@ -80,6 +86,16 @@ public final class S3Clients {
                     .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED);
         }
         return b.build();
+    }
+
+    /** The region of AWS S3 itself, from the SDK's chain; its failure names every provider class it asked. */
+    private static Region awsRegion() {
+        try {
+            return DefaultAwsRegionProviderChain.builder().build().getRegion();
+        } catch (SdkClientException e) {
+            throw new IllegalStateException("no AWS region: set AWS_REGION (or the system property aws.region) or a"
+                    + " region in the AWS profile", e);
+        }
     }
 
     /** The region set by {@code aws.region} or {@code AWS_REGION}, else {@code fallback}: never an instance lookup. */

@@ -20,6 +20,9 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 import org.slf4j.bridge.SLF4JBridgeHandler;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
+import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
@@ -196,7 +199,7 @@ public final class Tier2Main implements Callable<Integer> {
         // Every option before the worker is made or the bucket asked: a bad --host came out as the bucket's failure,
         // exit 1, after a check that may wait on the network for 90 s.
         security.apply(cl, builder, host);
-        S3Client client = location.isS3() ? s3Client(cl) : null;
+        S3Client client = location.isS3() ? s3Client(cl, location) : null;
         Tier2Server server = null;
         Thread drain = null;
         try {
@@ -258,13 +261,29 @@ public final class Tier2Main implements Callable<Integer> {
         }
     }
 
-    /** A client for {@code --s3-endpoint}, which it checks; it contacts nothing yet. */
-    private S3Client s3Client(CommandLine cl) {
+    /**
+     * A client for {@code --s3-endpoint}, which it checks, with the SDK's credentials, which it asks once; it contacts
+     * no bucket yet. The SDK says a missing region or missing credentials in a line of its own classes.
+     */
+    private S3Client s3Client(CommandLine cl, OutputLocation location) throws StartFailure {
+        String where = "s3://" + location.bucket() + (s3Endpoint == null ? " on AWS S3" : " at " + s3Endpoint);
+        AwsCredentialsProvider credentials = DefaultCredentialsProvider.builder().build();
+        S3Client client;
         try {
-            return S3Clients.create(s3Endpoint, null);
+            client = S3Clients.create(s3Endpoint, credentials);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(cl, "--s3-endpoint: " + e.getMessage(), e);
+        } catch (IllegalStateException e) {
+            throw new StartFailure(e.getMessage().replaceFirst("^no AWS region", "no AWS region for " + where), e);
         }
+        try {
+            credentials.resolveCredentials();
+        } catch (SdkClientException e) {
+            client.close();
+            throw new StartFailure("no AWS credentials for " + where + ": set AWS_ACCESS_KEY_ID and"
+                    + " AWS_SECRET_ACCESS_KEY, an AWS profile or a role", e);
+        }
+        return client;
     }
 
     /** One HEAD of the bucket, so that a wrong bucket or key fails the start, not the jobs. */

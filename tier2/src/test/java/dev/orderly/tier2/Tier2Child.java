@@ -67,11 +67,23 @@ final class Tier2Child implements AutoCloseable {
      * said; one still running after {@code bound} is stopped and is an {@link AssertionError} with its output.
      */
     static Ended runToExit(Path logs, Duration bound, String... args) throws Exception {
+        return runToExit(logs, bound, Map.of(), List.of(), args);
+    }
+
+    /**
+     * As {@link #runToExit(Path, Duration, String...)}, with {@code env} set and the variables in {@code unset}
+     * removed from the child's environment.
+     */
+    static Ended runToExit(Path logs, Duration bound, Map<String, String> env, List<String> unset, String... args)
+            throws Exception {
         List<String> command = command(args);
         Files.createDirectories(logs);
         Path out = Files.createTempFile(logs, "tier2-", ".out");
         Path err = Files.createTempFile(logs, "tier2-", ".err");
-        Process p = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        ProcessBuilder pb = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile());
+        pb.environment().keySet().removeAll(unset);
+        pb.environment().putAll(env);
+        Process p = pb.start();
         try {
             if (!p.waitFor(bound.toMillis(), TimeUnit.MILLISECONDS)) {
                 throw new AssertionError("tier2 " + String.join(" ", args) + " still ran after " + bound
