@@ -31,6 +31,10 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
  * itself (the SDK's client answers no interrupt) ends on a thread of its own, at the latest at the client's call
  * timeout, so an interrupted write may still land.
  *
+ * <p>On AWS S3 a reader needs {@code s3:ListBucket} on the bucket as well as {@code s3:GetObject} on the keys: without
+ * it S3 answers a missing key with 403, not 404, and {@link #read} and {@link #contains} fail with "access denied"
+ * where the engine would re-run the segment.
+ *
  * <p>Timeouts and retries are the {@link S3Client}'s: {@link S3Clients#create} makes one with both set explicitly.
  * This store does not close the client. This class is thread-safe (the SDK's client is).
  */
