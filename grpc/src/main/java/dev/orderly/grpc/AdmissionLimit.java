@@ -130,6 +130,14 @@ final class AdmissionLimit {
      * @return the dial's seat, for {@link #leave}; null if the instance is draining
      */
     Seat<Waiter> arrive(Waiter waiter, String tenant, long rank, int stage, long askedWaitMillis) {
+        return arrive(waiter, tenant, rank, rank, stage, askedWaitMillis);
+    }
+
+    /**
+     * As {@link #arrive(Waiter, String, long, int, long)}; {@code segment} orders the dials of one tenant
+     * ({@link WaitingRoom#arrive(Object, String, long, long, int, boolean)}).
+     */
+    Seat<Waiter> arrive(Waiter waiter, String tenant, long segment, long rank, int stage, long askedWaitMillis) {
         Seat<Waiter> seat;
         WaitingRoom.State arrival = null;
         Optional<Seat<Waiter>> displaced;
@@ -141,7 +149,8 @@ final class AdmissionLimit {
                 displaced = Optional.empty();
             } else {
                 long waitNanos = Math.min(TimeUnit.MILLISECONDS.toNanos(Math.max(0, askedWaitMillis)), maxWaitNanos);
-                WaitingRoom.Arrival<Waiter> a = room.arrive(waiter, tenant, rank, stage, waitNanos > 0);
+                WaitingRoom.Arrival<Waiter> a = room.arrive(waiter, tenant, segment, rank, stage,
+                        waitNanos > 0);
                 seat = a.seat();
                 displaced = a.displaced();
                 arrival = seat.state();

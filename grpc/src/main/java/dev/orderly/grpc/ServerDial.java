@@ -67,7 +67,10 @@ final class ServerDial implements AdmissionLimit.Waiter {
      */
     void arrive(String tenant, long rank, long maxWaitMillis) {
         responses.setOnCancelHandler(this::clientGone);
-        Seat<AdmissionLimit.Waiter> s = slots.arrive(this, tenant, rank, job.key().stage(), maxWaitMillis);
+        // A tenant that is the request is one client reading in order: its own dials go by segment, since their
+        // ranks were taken as each was made, the client reading on in between. A tenant of several requests: by rank.
+        long segment = tenant.equals(job.requestId()) ? job.key().segment() : rank;
+        Seat<AdmissionLimit.Waiter> s = slots.arrive(this, tenant, segment, rank, job.key().stage(), maxWaitMillis);
         boolean leave;
         lock.lock();
         try {

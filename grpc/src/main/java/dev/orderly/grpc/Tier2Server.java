@@ -292,9 +292,10 @@ public final class Tier2Server implements AutoCloseable {
          * A waiting room of {@code capacity} seats: when every slot is taken, a dial that asks to wait (its request's
          * {@code priority.max_wait_ms > 0}) is held, holding no slot, for at most {@code min(max_wait_ms, maxWait)};
          * a freed slot goes at once to a waiter (the waiting tenant with the fewest jobs running here, round robin
-         * among equals; then its lowest rank), a waiter whose wait ends is refused as a full tier2 refuses, and when
-         * every seat is taken a better-ranked dial takes the worst waiter's seat (that one is refused). A dial that
-         * does not ask to wait (an older client) is refused at once, as without a room. Default: no room.
+         * among equals; then its request's lowest segment), a waiter whose wait ends is refused as a full tier2
+         * refuses, and when every seat is taken a better-ranked dial takes the worst waiter's seat (that one is
+         * refused). A dial that does not ask to wait (an older client) is refused at once, as without a room.
+         * Default: no room.
          *
          * @param capacity seats, {@code >= 1}
          * @param maxWait the longest any dial waits, {@code > 0}

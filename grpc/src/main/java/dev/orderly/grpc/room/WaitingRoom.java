@@ -19,10 +19,12 @@ import java.util.TreeSet;
  *   <li>A slot given back ({@link #free}) goes at once to a waiter: to the waiting tenant with the fewest jobs running
  *       on this instance, and among tenants with as many to the one whose turn it is (tenants take turns, round robin:
  *       a tenant served goes to the back of the line, a tenant that starts waiting joins it at the back); within that
- *       tenant to its lowest rank
- *       (the one its client needs soonest); among equal ranks to the highest stage (its job also produces the
- *       partials of the stages under it, so a lower stage's job may never have to run), then the earliest arrival. No
- *       slot stays free while anyone waits.
+ *       tenant to its lowest segment, the one its client needs soonest, as it reads in order (given by
+ *       {@link #arrive(Object, String, long, long, int, boolean)}; a rank is as old as its dial, so two dials of one
+ *       client made while it read on are not ordered by their ranks), or, when no segment is given, to its lowest
+ *       rank; among equal segments (ranks) to the highest stage (its job also produces the partials of the stages
+ *       under it, so a lower stage's job may never have to run), then the earliest arrival. No slot stays free while
+ *       anyone waits.
  *   <li>When the room is full, a dial ranked strictly better than the worst waiter (in the order above, over every
  *       tenant: highest rank, then lowest stage, then latest arrival) takes that waiter's seat; the waiter is refused.
  *       Otherwise the dial is refused.
@@ -48,7 +50,7 @@ public final class WaitingRoom<T> {
      *  - seated.isEmpty() || inUse == slots: a waiter exists only while the instance is full (free() hands a slot over
      *    in the same call that gives it back).
      *  - Every WAITING seat is in exactly one place in each of: seated (all waiters by rank), byTenant.get(tenant)
-     *    (the tenant's waiters by rank); its tenant is in turns exactly once. A tenant with no waiter is in neither.
+     *    (the tenant's waiters by segment); its tenant is in turns exactly once. A tenant with no waiter is in neither.
      *  - running.get(t) is the number of ADMITTED seats of tenant t (absent when 0); their sum is inUse.
      *  - A seat leaves WAITING exactly once, to ADMITTED, REFUSED or LEFT, and never changes state again.
      */
@@ -72,15 +74,18 @@ public final class WaitingRoom<T> {
         private final WaitingRoom<T> room;
         private final T payload;
         private final String tenant;
+        private final long segment;
         private final long rank;
         private final int stage;
         private final long arrival;
         private State state;
 
-        private Seat(WaitingRoom<T> room, T payload, String tenant, long rank, int stage, long arrival) {
+        private Seat(WaitingRoom<T> room, T payload, String tenant, long segment, long rank, int stage,
+                     long arrival) {
             this.room = room;
             this.payload = payload;
             this.tenant = tenant;
+            this.segment = segment;
             this.rank = rank;
             this.stage = stage;
             this.arrival = arrival;
@@ -136,6 +141,11 @@ public final class WaitingRoom<T> {
             .thenComparing(Comparator.<Seat<?>>comparingInt(s -> s.stage).reversed())
             .thenComparingLong(s -> s.arrival);
 
+    /** Within one tenant, first to be admitted first: lower segment, then higher stage, then earlier arrival. */
+    private static final Comparator<Seat<?>> FIRST_IN_TENANT = Comparator.<Seat<?>>comparingLong(s -> s.segment)
+            .thenComparing(Comparator.<Seat<?>>comparingInt(s -> s.stage).reversed())
+            .thenComparingLong(s -> s.arrival);
+
     private final int slots;
     private final int capacity;
     private final TreeSet<Seat<T>> seated = new TreeSet<>(BETTER_FIRST);
@@ -173,6 +183,18 @@ public final class WaitingRoom<T> {
      * @throws IllegalArgumentException if {@code rank < 0} or {@code stage < 0}
      */
     public Arrival<T> arrive(T payload, String tenant, long rank, int stage, boolean mayWait) {
+        return arrive(payload, tenant, rank, rank, stage, mayWait);
+    }
+
+    /**
+     * As {@link #arrive(Object, String, long, int, boolean)}, for a dial whose tenant is one client reading in order
+     * (a request): within the tenant, freed slots go to its lowest {@code segment} first, whatever the ranks, which
+     * were taken when each dial was made; across tenants the ranks weigh as before.
+     *
+     * @param segment the segment of the dial's job, {@code >= 0}
+     * @throws IllegalArgumentException if {@code segment}, {@code rank} or {@code stage} is negative
+     */
+    public Arrival<T> arrive(T payload, String tenant, long segment, long rank, int stage, boolean mayWait) {
         Objects.requireNonNull(tenant, "tenant");
         if (rank < 0) {
             throw new IllegalArgumentException("rank must be >= 0, was " + rank);
@@ -180,7 +202,10 @@ public final class WaitingRoom<T> {
         if (stage < 0) {
             throw new IllegalArgumentException("stage must be >= 0, was " + stage);
         }
-        Seat<T> seat = new Seat<>(this, payload, tenant, rank, stage, arrivals++);
+        if (segment < 0) {
+            throw new IllegalArgumentException("segment must be >= 0, was " + segment);
+        }
+        Seat<T> seat = new Seat<>(this, payload, tenant, segment, rank, stage, arrivals++);
         if (inUse < slots) {
             assert seated.isEmpty() : "a slot was free while dials waited";
             admit(seat);
@@ -202,7 +227,7 @@ public final class WaitingRoom<T> {
         seated.add(seat);
         byTenant.computeIfAbsent(tenant, t -> {
             turns.addLast(t);
-            return new TreeSet<>(BETTER_FIRST);
+            return new TreeSet<>(FIRST_IN_TENANT);
         }).add(seat);
         if (worst == null) {
             return new Arrival<>(seat, Optional.empty());

@@ -223,7 +223,8 @@ public final class SimulatedFleet implements TenantFleet {
      * Takes a slot on one of {@code instances}, waiting in their rooms up to {@code wallWait} (wall-clock time) for
      * one to free; the first admission wins and the dial leaves the other rooms at once.
      *
-     * @param rank how far the job is ahead of its client; lower ranks get freed slots first
+     * @param rank how far the job is ahead of its client when it dials; lower ranks get freed slots first, but among
+     *     one tenant's dials the lower segment does
      * @return where it was admitted, or {@link Admitted#REFUSED} if every room turned it away or the wait ended
      * @throws InterruptedException if the dial's thread is interrupted (its job cancelled): it leaves every room, and
      *     gives back a slot it was handed meanwhile
@@ -244,7 +245,10 @@ public final class SimulatedFleet implements TenantFleet {
                 }
             }
             for (int i : arriveAt) {
-                WaitingRoom.Arrival<Waiter> a = rooms.get(i).arrive(w, tenant, rank, key.stage(), true);
+                // A tenant is one request, its client reading in order: its own dials go by segment (a rank is as
+                // old as its dial), across tenants by rank, as a tier2's room orders a request's dials.
+                WaitingRoom.Arrival<Waiter> a = rooms.get(i).arrive(w, tenant, key.segment(), rank, key.stage(),
+                        true);
                 a.displaced().ifPresent(SimulatedFleet::displaced);
                 switch (a.seat().state()) {
                     case ADMITTED -> {
