@@ -138,9 +138,13 @@ public final class GrpcTier2Client implements Tier2Client, AutoCloseable {
             if (!call.awaitAdmitted(admissionLimit)) {
                 call.close();
                 boolean reconnecting = reconnect();
-                throw Tier2Exception.unreachable(call.what() + ": neither admitted nor refused within "
-                        + admissionTimeout.toMillis() + " ms (admissionTimeout): an instance that does not answer"
-                        + (reconnecting ? "; reconnecting" : ""));
+                // a dial that asked to wait was given its wait on top of the admission timeout: say both
+                String within = admissionWait.isPositive()
+                        ? admissionLimit.toMillis() + " ms (admissionWait " + admissionWait.toMillis()
+                                + " ms + admissionTimeout " + admissionTimeout.toMillis() + " ms)"
+                        : admissionTimeout.toMillis() + " ms (admissionTimeout)";
+                throw Tier2Exception.unreachable(call.what() + ": neither admitted nor refused within " + within
+                        + ": an instance that does not answer" + (reconnecting ? "; reconnecting" : ""));
             }
         } catch (Tier2Exception | InterruptedException | RuntimeException e) {
             call.close();
