@@ -77,6 +77,11 @@ class JobHandle extends UnitCounts.Tally {
         this.jobs = jobs;
     }
 
+    /** Whether the job runs on {@code thread} (false before it has started). */
+    boolean runsOn(Thread thread) {
+        return this.thread == thread;
+    }
+
     /** The unit this job runs. */
     final JobKey key() {
         return key;

@@ -58,7 +58,9 @@ final class RequestRun {
         this.id = request.id();
         this.plan = request.plan();
         Deadline deadline = Deadline.after(request.deadline());
-        this.safe = new SafeListener(id, request.listener());
+        // Asked only when a listener throws InterruptedException, once the parts are made (no job runs before): was an
+        // interrupt sent to this thread, by the request's stop or by its job's cancel or withdrawal?
+        this.safe = new SafeListener(id, request.listener(), this::interruptSentToThisThread);
         // JFR events are derived from the listener events, so the launch queue's paths carry no JFR code.
         this.listener = new JfrListener(id, safe);
         this.lookahead = Scheduler.lookahead(config.lookaheadFactor(), plan.workers());
@@ -77,6 +79,14 @@ final class RequestRun {
         this.walker = new OutputWalker(id, plan, request.outputs(), request.client(), scheduler, counters, listener,
                 deadline, request.resume(), running::withdrawHighestWaiting, stall::last);
         this.scope = scopes.open(id, scheduler, threadObserver);
+    }
+
+    /**
+     * Whether the engine may have interrupted the calling thread, one of the request's: the request is being stopped,
+     * or the thread's job was cancelled or withdrawn.
+     */
+    private boolean interruptSentToThisThread() {
+        return scheduler.stopped() || running.interruptedForItsUnit(Thread.currentThread());
     }
 
     /** Runs the request to its end; returns when every segment was delivered and every thread of it has ended. */

@@ -140,6 +140,20 @@ final class RunningJobs {
         return false;
     }
 
+    /**
+     * Whether {@code thread} runs a job that was cancelled or withdrawn, and so may have been interrupted for it. A
+     * look at every slot: asked only when a listener throws {@code InterruptedException}.
+     */
+    boolean interruptedForItsUnit(Thread thread) {
+        boolean[] found = new boolean[1];
+        jobs.forEach(handle -> {
+            if (handle.runsOn(thread) && (handle.cancelled() || handle.withdrawn())) {
+                found[0] = true;
+            }
+        });
+        return found[0];
+    }
+
     /** {@link #withdrawHighestWaiting}'s one look at the jobs: the unit of the job it withdrew, or null. */
     private JobKey withdrawHighestWaitingNow(JobKey rerun) {
         while (true) {

@@ -7,6 +7,7 @@ import dev.orderly.api.RequestListener;
 import dev.orderly.api.RequestResult;
 import dev.orderly.api.Tier2Exception;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,15 +28,19 @@ final class SafeListener implements RequestListener {
 
     private final String requestId;
     private final RequestListener listener;
+    private final BooleanSupplier stopping;
     private final AtomicLong failures = new AtomicLong();
 
     /**
      * @param requestId named in every line this logs: the request's end events run on the caller's thread, which
      *     carries no MDC of the request
+     * @param stopping whether the request is being stopped, so that an {@code InterruptedException} a listener throws
+     *     may be its answer to the stop's interrupt (which is then set again); false, it is the listener's own
      */
-    SafeListener(String requestId, RequestListener listener) {
+    SafeListener(String requestId, RequestListener listener, BooleanSupplier stopping) {
         this.requestId = requestId;
         this.listener = listener;
+        this.stopping = stopping;
     }
 
     /** Logs, once, how many failures of the listener were counted but not logged; nothing if none were. */
@@ -112,10 +117,12 @@ final class SafeListener implements RequestListener {
         } catch (VirtualMachineError e) {
             throw e;
         } catch (Throwable e) {
-            if (e instanceof InterruptedException) {
+            if (e instanceof InterruptedException && stopping.getAsBoolean()) {
                 // A listener written where checked exceptions are not checked (Kotlin, Groovy, @SneakyThrows) answered
-                // an interrupt, most often the request's cancellation, by throwing it, which cleared the flag: set it
-                // again, or the job goes on to dial (or wait) with its cancellation lost, and run waits for it.
+                // the request's cancellation by throwing it, which cleared the flag: set it again, or the job goes on
+                // to dial (or wait) with its cancellation lost, and run waits for it. With the request not stopping,
+                // the exception is the listener's own: setting an interrupt nobody sent would fail the request at the
+                // thread's next wait, against "a listener never changes the request's outcome".
                 Thread.currentThread().interrupt();
             }
             if (failures.incrementAndGet() == 1) {

@@ -23,7 +23,7 @@ import java.util.function.Consumer;
  *   <li>Each task runs inside a wrapper that reports its end: the first failure while the scope is not cancelled is
  *       kept and cancels the scope; the walker's normal return cancels it too (every segment is delivered, what is
  *       left alive is needed by nobody).
- *   <li>Cancelling stops the scheduler (so the owner forks nothing more) and wakes the owner, which interrupts every
+ *   <li>Cancelling stops the scheduler (so the owner forks nothing more), then wakes the owner, which interrupts every
  *       thread it started. The owner does the interrupting, whoever cancels, because only the owner knows the
  *       threads: a task's start and end touch no shared set of threads, only a count.
  *   <li>When the owner has nothing more to fork it waits until every task has ended and then joins each thread, so
@@ -185,10 +185,14 @@ final class ThreadsRequestScope implements RequestScope {
     }
 
     /**
-     * Marks the scope cancelled, wakes the owner (which then interrupts every thread it started) and stops the
-     * scheduler; only the first call does anything.
+     * Stops the scheduler, then marks the scope cancelled and wakes the owner (which then interrupts every thread it
+     * started); only the first call marks and wakes.
      */
     private void cancel() {
+        // First, outside the lock (the scheduler has its own; stopping it again changes nothing): a thread that meets
+        // the interrupt the owner sends once it sees cancelled finds the request stopped, and takes the interrupt for
+        // the request's. Stopping it also wakes an owner that waits for a unit to fork.
+        scheduler.stop();
         lock.lock();
         try {
             if (cancelled) {
@@ -199,8 +203,6 @@ final class ThreadsRequestScope implements RequestScope {
         } finally {
             lock.unlock();
         }
-        // Outside the lock: the scheduler has its own. Stopping it wakes an owner that waits for a unit to fork.
-        scheduler.stop();
     }
 
     /** On the owner, once the scope is cancelled: interrupts every thread it started that may still be alive. */
