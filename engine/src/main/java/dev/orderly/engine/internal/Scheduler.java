@@ -3,6 +3,7 @@ package dev.orderly.engine.internal;
 import com.google.errorprone.annotations.concurrent.GuardedBy;
 import dev.orderly.api.JobKey;
 import dev.orderly.api.RequestPlan;
+import java.math.BigDecimal;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.locks.Condition;
@@ -186,7 +187,18 @@ final class Scheduler {
      * @throws IllegalArgumentException if it exceeds {@link #MAX_LOOKAHEAD}
      */
     static long lookahead(double lookaheadFactor, int workers) {
-        double segments = Math.max(1, Math.ceil(lookaheadFactor * workers));
+        double product = lookaheadFactor * workers;
+        double segments = Math.max(1, Math.ceil(product));
+        if (segments > 1 && product - (segments - 1) < 1e-9 * segments) {
+            // Just past a whole number in binary: perhaps only there. A factor is written in decimal, and 1.1 * 100 is
+            // 110.00000000000001 in a double, whose ceiling is one segment past ceil(1.1 * 100) = 110. Asked again in
+            // decimal (Double.toString gives the shortest decimal that is this double), here only, so the usual
+            // factors cost nothing more.
+            BigDecimal exact = new BigDecimal(Double.toString(lookaheadFactor)).multiply(BigDecimal.valueOf(workers));
+            if (exact.compareTo(BigDecimal.valueOf(segments - 1)) <= 0) {
+                segments -= 1;
+            }
+        }
         if (segments > MAX_LOOKAHEAD) {
             throw new IllegalArgumentException("the look-ahead ceil(lookaheadFactor " + lookaheadFactor + " * workers "
                     + workers + ") = " + String.format(java.util.Locale.ROOT, "%.0f", segments)
