@@ -27,6 +27,7 @@ import java.util.function.Consumer;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -143,12 +144,42 @@ public final class OrderlyCommand implements Callable<Integer> {
             err.flush();
             return 1;
         });
+        // picocli runs the last command named: what an earlier one matched would be dropped without a word.
+        cl.setExecutionStrategy(parsed -> {
+            Integer help = CommandLine.executeHelpRequest(parsed);
+            if (help != null) {
+                return help;
+            }
+            refuseOptionsBeforeASubcommand(parsed);
+            return new CommandLine.RunLast().execute(parsed);
+        });
         // A variable that looks meant for the engine but is not one it reads would otherwise be silently ignored.
         for (String warning : EngineConfig.environmentWarnings(env)) {
             err.println("orderly: warning: environment: " + warning);
         }
         err.flush();
         return cl.execute(args);
+    }
+
+    /**
+     * Refuses an option given to a command whose subcommand runs instead ({@code orderly --instances=2 fleet}): the
+     * subcommand has options of its own, and the one given before its name was read by a command that never ran.
+     */
+    private static void refuseOptionsBeforeASubcommand(CommandLine.ParseResult parsed) {
+        for (CommandLine.ParseResult p = parsed; p.hasSubcommand(); p = p.subcommand()) {
+            CommandSpec sub = p.subcommand().commandSpec();
+            for (OptionSpec o : p.matchedOptions()) {
+                if (o.usageHelp() || o.versionHelp()) {
+                    continue;
+                }
+                List<String> values = o.originalStringValues();
+                String given = o.longestName()
+                        + (o.arity().max() == 0 || values.isEmpty() ? "" : "=" + values.getLast());
+                throw new ParameterException(sub.commandLine(), given + " is given before '" + sub.name()
+                        + "', where " + sub.qualifiedName() + " does not read it"
+                        + (sub.findOption(o.longestName()) != null ? ": give it after '" + sub.name() + "'" : ""));
+            }
+        }
     }
 
     private static String firstLine(String s) {
