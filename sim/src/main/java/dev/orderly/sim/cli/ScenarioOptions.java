@@ -52,6 +52,31 @@ final class ScenarioOptions {
         return scale >= MIN_TIME_SCALE && scale <= MAX_TIME_SCALE;
     }
 
+    /**
+     * The most segments the engine looks ahead, {@code ceil(lookaheadFactor * workers)}: it refuses a request whose
+     * look-ahead is longer ({@link dev.orderly.api.RequestPlan}, 2^20).
+     */
+    static final long MAX_LOOKAHEAD = 1 << 20;
+
+    /**
+     * Refuses {@code workers} with the engine's look-ahead factor when their look-ahead is over {@link #MAX_LOOKAHEAD}:
+     * each option in its range, the pair failed every request of every run, "engine error:
+     * java.lang.IllegalArgumentException: the look-ahead ...", after the heading and the runs.
+     */
+    static void checkLookahead(CommandLine cl, Map<String, String> env, EngineConfig engine, int workers) {
+        double segments = Math.ceil(engine.lookaheadFactor() * workers);
+        if (segments > MAX_LOOKAHEAD) {
+            CommandLine.ParseResult parsed = cl.getParseResult();
+            String factor = parsed != null && parsed.hasMatchedOption("--lookahead-factor")
+                    ? "--lookahead-factor=" + written(cl, "--lookahead-factor", engine.lookaheadFactor())
+                            .replace("'", "")
+                    : EngineConfig.ENV_LOOKAHEAD_FACTOR + "=" + env.get(EngineConfig.ENV_LOOKAHEAD_FACTOR);
+            throw new ParameterException(cl, String.format(Locale.ROOT, "--workers=%d with %s looks %.0f segments"
+                    + " ahead, more than the engine's %d: lower one of them", workers, factor, segments,
+                    MAX_LOOKAHEAD));
+        }
+    }
+
     /** The simulator's failure delay unless set: the engine's 5 s would make short simulated runs mostly waiting. */
     private static final Duration DEFAULT_FAILURE_DELAY = Duration.ofSeconds(1);
 
@@ -201,6 +226,7 @@ final class ScenarioOptions {
         check(cl, "--time-scale", isTimeScale(timeScale), written(cl, "--time-scale", timeScale), TIME_SCALE_RULE);
         check(cl, "--client-time", !clientTime.isNegative(), DurationConverter.format(clientTime), ">= 0");
         EngineConfig engine = engine(cl, env);
+        checkLookahead(cl, env, engine, workers);
         FaultRates faults = new FaultRates(unreachableRate, timeoutRate, retryableRate, fatalRate, missingOutputRate);
         FleetConfig fleet = new FleetConfig(instances, slots, jobDuration, jobSpread, faults, seed,
                 new TimeScale(timeScale));

@@ -141,6 +141,7 @@ final class SweepCommand implements Callable<Integer> {
         // environment, in Java's words.
         checkOptions();
         EngineConfig engine = engine();
+        ScenarioOptions.checkLookahead(spec.commandLine(), parent.environment(), engine, workers);
         checkJobs(engine);
         Admission admission = admissionOptions.toAdmission(spec.commandLine());
         Path chart = OutputPath.check(spec.commandLine(), "--output", output);
