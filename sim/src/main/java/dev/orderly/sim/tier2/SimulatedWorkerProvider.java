@@ -7,6 +7,7 @@ import dev.orderly.sim.fleet.FleetConfig;
 import dev.orderly.sim.fleet.SimulatedWork;
 import dev.orderly.sim.fleet.TimeScale;
 import dev.orderly.tier2.JobWorkerProvider;
+import dev.orderly.tier2.ParameterMessages;
 import java.time.Duration;
 import java.util.List;
 import picocli.CommandLine;
@@ -33,9 +34,8 @@ public final class SimulatedWorkerProvider implements JobWorkerProvider {
                     new TimeScale(o.timeScale));
             return new SimulatedJobWorker(new SimulatedWork(shape), o.stages);
         } catch (ParameterException e) { // FaultRates' own IllegalArgumentException (rates over 1) passes as it is
-            String m = e.getMessage();
-            int nl = m.indexOf('\n');
-            throw new IllegalArgumentException((nl < 0 ? m : m.substring(0, nl)).strip(), e);
+            // In the launcher's words, as its own options are: picocli's said "'abc' is not an int".
+            throw new IllegalArgumentException(ParameterMessages.forPeople(e), e);
         }
     }
 
