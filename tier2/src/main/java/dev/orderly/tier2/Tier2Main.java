@@ -6,6 +6,7 @@ import dev.orderly.s3.S3Clients;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -71,7 +72,7 @@ public final class Tier2Main implements Callable<Integer> {
                     + " second one, and none at all gives R/).")
     private String outputs;
 
-    @Option(names = "--s3-endpoint", paramLabel = "URL",
+    @Option(names = "--s3-endpoint", paramLabel = "URL", converter = EndpointOption.class,
             description = "An S3-compatible endpoint for s3:// outputs, such as http://127.0.0.1:9000 (path-style"
                     + " access); default: AWS S3. Credentials come from the AWS SDK's usual chain"
                     + " (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, a profile, a role).")
@@ -164,16 +165,17 @@ public final class Tier2Main implements Callable<Integer> {
         }
         check(cl, "--max-concurrent", maxConcurrent >= 1 && maxConcurrent <= 100_000, maxConcurrent,
                 "between 1 and 100000");
-        check(cl, "--drain-grace", !drainGrace.isNegative(), DurationOption.format(drainGrace), ">= 0");
+        check(cl, "--drain-grace", !drainGrace.isNegative(), written(cl, "--drain-grace", drainGrace), ">= 0");
         check(cl, "--room", room >= 0 && room <= 100_000, room, "between 0 and 100000");
-        check(cl, "--admission-wait", admissionWait.isPositive(), DurationOption.format(admissionWait), "> 0");
+        check(cl, "--admission-wait", admissionWait.isPositive(), written(cl, "--admission-wait", admissionWait),
+                "> 0");
         if (room == 0 && cl.getParseResult().hasMatchedOption("--admission-wait")) {
-            throw new ParameterException(cl, "--admission-wait=" + DurationOption.format(admissionWait)
+            throw new ParameterException(cl, "--admission-wait=" + written(cl, "--admission-wait", admissionWait)
                     + " needs a waiting room: give --room=N too");
         }
         if (executionTimeout != null) {
-            check(cl, "--execution-timeout", executionTimeout.isPositive(), DurationOption.format(executionTimeout),
-                    "> 0");
+            check(cl, "--execution-timeout", executionTimeout.isPositive(),
+                    written(cl, "--execution-timeout", executionTimeout), "> 0");
         }
         OutputLocation location;
         try {
@@ -254,9 +256,10 @@ public final class Tier2Main implements Callable<Integer> {
             throw new ParameterException(cl, e.getMessage(), e);
         } catch (VirtualMachineError e) {
             throw e;
-        } catch (Error e) {
+        } catch (Exception | Error e) {
             // picocli's handler takes exceptions only: an Error (a class missing beside the worker's jar) would be a
             // stack trace and exit code 16. After a VirtualMachineError nothing is sure, so that one goes on up.
+            // An exception from the provider said only its own words ("java.io.IOException: disk gone"), not whose.
             throw new StartFailure("can not make the worker: " + e, e);
         }
     }
@@ -301,6 +304,21 @@ public final class Tier2Main implements Callable<Integer> {
         return ParameterMessages.firstLine(s);
     }
 
+    /**
+     * A duration option's value as it was given, for a refusal to name: written back in whole milliseconds,
+     * {@code -500us} was "was 0s" beside the rule ">= 0". The default's own words when the option was not given.
+     */
+    private static String written(CommandLine cl, String option, Duration value) {
+        CommandLine.ParseResult parsed = cl.getParseResult();
+        if (parsed != null && parsed.hasMatchedOption(option)) {
+            List<String> given = parsed.matchedOption(option).originalStringValues();
+            if (!given.isEmpty()) {
+                return given.getLast();
+            }
+        }
+        return DurationOption.format(value);
+    }
+
     private static void check(CommandLine cl, String option, boolean ok, Object value, String rule) {
         if (!ok) {
             throw new ParameterException(cl, option + " must be " + rule + ", was " + value);
@@ -311,6 +329,23 @@ public final class Tier2Main implements Callable<Integer> {
     private static final class StartFailure extends Exception {
         StartFailure(String message, Throwable cause) {
             super(message, cause);
+        }
+    }
+
+    /**
+     * Reads {@code --s3-endpoint}: picocli's own URI conversion refused a value Java can not parse in picocli's and
+     * Java's words ({@code cannot convert 'http://[x' to URI (java.net.URISyntaxException: ...)}).
+     */
+    static final class EndpointOption implements CommandLine.ITypeConverter<URI> {
+        @Override
+        public URI convert(String value) {
+            try {
+                return new URI(value);
+            } catch (URISyntaxException e) {
+                throw new CommandLine.TypeConversionException("'" + value + "' is not a URL: "
+                        + e.getReason()
+                        + (e.getIndex() < 0 ? "" : " at character " + (e.getIndex() + 1)));
+            }
         }
     }
 

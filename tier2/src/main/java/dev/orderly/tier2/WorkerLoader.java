@@ -2,6 +2,7 @@ package dev.orderly.tier2;
 
 import dev.orderly.grpc.JobWorker;
 import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.ServiceConfigurationError;
@@ -87,12 +88,20 @@ final class WorkerLoader {
     }
 
     private static Object instantiate(Class<?> type, String what) {
+        // Said before Java says it: "can not be made: java.lang.InstantiationException" named no reason, and a class
+        // that is not public came out as IllegalAccessException's sentence about WorkerLoader.
+        if (!type.isInterface() && Modifier.isAbstract(type.getModifiers())) {
+            throw new IllegalArgumentException(what + " is abstract: name a class that can be made");
+        }
         try {
             return type.getConstructor().newInstance();
         } catch (NoSuchMethodException e) {
             throw new IllegalArgumentException(what + " has no public no-argument constructor");
         } catch (InvocationTargetException e) {
             throw new IllegalArgumentException(what + ": its constructor threw " + e.getCause());
+        } catch (IllegalAccessException e) {
+            throw new IllegalArgumentException(what + " is not public: it, and any class it is nested in, must be"
+                    + " public for the tier2 to make it");
         } catch (ReflectiveOperationException e) {
             throw new IllegalArgumentException(what + " can not be made: " + e);
         }
@@ -111,7 +120,7 @@ final class WorkerLoader {
             if (o instanceof JobWorkerProvider provider) {
                 JobWorker worker = provider.create(List.copyOf(options));
                 if (worker == null) {
-                    throw new IllegalStateException(type.getName() + ".create returned no worker");
+                    throw new IllegalArgumentException(type.getName() + ".create returned no worker");
                 }
                 return worker;
             }
