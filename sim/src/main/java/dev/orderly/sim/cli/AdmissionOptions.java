@@ -56,7 +56,8 @@ final class AdmissionOptions {
     /**
      * The waiting room these options describe.
      *
-     * @throws ParameterException naming the option and its value when a value is out of range
+     * @throws ParameterException naming the option and its value when a value is out of range, or when a room's
+     *     option is given with {@code --admission=refuse}, which has no room
      */
     Admission toAdmission(CommandLine cl) {
         if (!maxWait.isPositive()) {
@@ -68,6 +69,18 @@ final class AdmissionOptions {
         if (waitAt < 1 || waitAt > 10_000) {
             throw new ParameterException(cl, "--wait-at must be between 1 and 10000, was " + waitAt);
         }
-        return mode == Mode.WAIT ? Admission.waiting(maxWait, room, waitAt) : Admission.REFUSE;
+        if (mode == Mode.REFUSE) {
+            // Without a room these would be dropped without a word, as a tier2 launcher refuses --admission-wait
+            // with no --room.
+            for (String option : new String[] {"--room", "--admission-wait", "--wait-at"}) {
+                if (cl.getParseResult().hasMatchedOption(option)) {
+                    throw new ParameterException(cl, option + "=" + cl.getParseResult().matchedOption(option)
+                            .originalStringValues().getLast() + " is for the waiting room, which --admission=refuse"
+                            + " leaves out: drop one of them");
+                }
+            }
+            return Admission.REFUSE;
+        }
+        return Admission.waiting(maxWait, room, waitAt);
     }
 }
