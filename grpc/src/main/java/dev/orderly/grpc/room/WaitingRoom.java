@@ -27,7 +27,8 @@ import java.util.TreeSet;
  *       anyone waits.
  *   <li>When the room is full, a dial ranked strictly better than the worst waiter (in the order above, over every
  *       tenant: highest rank, then lowest stage, then latest arrival) takes that waiter's seat; the waiter is refused.
- *       Otherwise the dial is refused.
+ *       Otherwise the dial is refused, and so is a dial whose tenant's own worst waiter comes first in the tenant's
+ *       order (a lower segment its client reads first, its rank only older).
  *   <li>A waiter whose wait ends, or whose client goes away, {@link #leave leaves}: its seat is free at once and it is
  *       refused; it never held a slot.
  *   <li>Never more than {@code slots} admitted at once; a room of capacity 0 refuses every dial that finds the instance
@@ -218,7 +219,10 @@ public final class WaitingRoom<T> {
         Seat<T> worst = null;
         if (seated.size() >= capacity) {
             worst = seated.last();
-            if (BETTER_FIRST.compare(seat, worst) > 0) { // equal rank and stage: the later arrival is the worse
+            // Equal rank and stage: the later arrival is the worse. A waiter of the dial's own tenant is compared in
+            // the tenant's order: its rank may be older than the dial's, and its client read it first.
+            if (BETTER_FIRST.compare(seat, worst) > 0
+                    || worst.tenant.equals(tenant) && FIRST_IN_TENANT.compare(seat, worst) > 0) {
                 seat.state = State.REFUSED;
                 return new Arrival<>(seat, Optional.empty());
             }
