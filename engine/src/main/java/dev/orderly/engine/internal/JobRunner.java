@@ -123,7 +123,10 @@ final class JobRunner {
         }
         boolean done = false;
         try {
-            if (tally.failureDelayOwed) {
+            // A job handed out just before the client's re-run found every worker taken, and started after it looked:
+            // it is not on a tier2, so it gives its worker up before its first dial, as a waiting job would have.
+            boolean givesUp = handle.givesUpForTheRerun();
+            if (!givesUp && tally.failureDelayOwed) {
                 // An earlier job of the unit got in and failed, and was withdrawn before its next dial: that dial,
                 // now this job's, waits the failure delay, counted from now.
                 gate.failed(key);
@@ -131,7 +134,7 @@ final class JobRunner {
             while (true) {
                 Step step;
                 try {
-                    step = attempt(key, tally, handle);
+                    step = givesUp ? Step.WITHDRAW : attempt(key, tally, handle);
                 } catch (InterruptedException e) {
                     if (!handle.cancelled() && !handle.withdrawn()) {
                         throw e;
@@ -264,6 +267,9 @@ final class JobRunner {
         JobKey key = job.key();
         // The call is closed exactly once: by this job, unless it was attached and cancel() took it.
         boolean attached = false;
+        // The call's failure, handled once the call is closed and its slot reported free: a job re-queued as refused
+        // before slotFreed would be the refused job that slotFreed lets dial at once, cutting its own delay short.
+        Tier2Exception failure;
         try {
             gate.leave(key);
             stall.admitted();
@@ -282,10 +288,17 @@ final class JobRunner {
                 // await returned because cancel() closed the call: the unit was covered, not done by this job.
                 return Step.ABANDON;
             }
+            failure = null;
         } catch (Tier2Exception e) {
-            return handle.cancelled() ? Step.ABANDON : retryOrFail(job, e, attempts, handle);
+            if (handle.cancelled()) {
+                return Step.ABANDON;
+            }
+            failure = e;
         } catch (RuntimeException e) {
-            return handle.cancelled() ? Step.ABANDON : retryOrFail(job, asFatal(e), attempts, handle);
+            if (handle.cancelled()) {
+                return Step.ABANDON;
+            }
+            failure = asFatal(e);
         } catch (Error e) {
             // From a call the engine closed because its unit was covered, an Error is the call's own echo of the close
             // (a client's assertion, say), as an exception would be: the job ends quietly. The VM's own goes up.
@@ -300,6 +313,9 @@ final class JobRunner {
             }
             // The job has ended on the tier2, so its slot there is free: the request's next refused job may try now.
             gate.slotFreed();
+        }
+        if (failure != null) {
+            return retryOrFail(job, failure, attempts, handle);
         }
         attempts.successes++;
         listener.onJobDone(job);

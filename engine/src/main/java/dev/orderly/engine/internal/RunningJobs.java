@@ -83,7 +83,8 @@ final class RunningJobs {
     /**
      * The job of {@code key}, if it runs and is not on a tier2 now, gives its worker up before its next dial (to the
      * re-run of the client's segment): it is interrupted where it waits, or, if it is dialing, stops when the dial
-     * is refused. False if it has no job, or its job is on a tier2 (or just got in) and keeps its worker.
+     * ends, whatever its answer (a call that got in is closed at once, not awaited). False if it has no job, or its
+     * job is on a tier2 (its call attached) and keeps its worker.
      */
     boolean withdraw(JobKey key) {
         JobHandle handle = jobs.get(key);
