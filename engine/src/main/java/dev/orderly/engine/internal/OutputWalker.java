@@ -116,6 +116,10 @@ final class OutputWalker {
             Optional<byte[]> output = read(unit);
             if (output.isPresent()) {
                 accept(segment, output.get());
+                if (resume && scheduler.successfulJobsOf(segment) == 0) {
+                    // No job of its last stage ran: it came from the store (one found there and then re-run did not).
+                    counters.fromStore();
+                }
                 counters.delivered(segment == plan.endSegment() - 1);
                 scheduler.delivered(segment);
                 listener.onSegmentDelivered(segment);
@@ -175,11 +179,7 @@ final class OutputWalker {
         }
         long segment;
         while ((segment = scheduler.segmentToCheck()) >= 0) {
-            boolean stored = contains(new JobKey(segment, plan.lastStage()));
-            if (stored) {
-                counters.fromStore();
-            }
-            scheduler.checked(segment, stored);
+            scheduler.checked(segment, contains(new JobKey(segment, plan.lastStage())));
         }
     }
 

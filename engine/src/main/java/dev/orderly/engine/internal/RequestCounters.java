@@ -13,7 +13,7 @@ import java.util.function.LongSupplier;
  *
  * <p>The figures every job bumps (its dial, and a refusal, which comes in floods) are {@link LongAdder}s, so jobs on
  * different cores do not contend for one word. A timeout or a failure is rare: a volatile field, bumped atomically.
- * The walker's figures (deliveries and their times, re-runs, segments found in the store) have one writer, the
+ * The walker's figures (deliveries and their times, re-runs, segments delivered from the store) have one writer, the
  * walker: plain volatile writes, read by whichever thread takes a snapshot. A request with no trouble so makes three
  * adders and no other object for its figures.
  */
@@ -91,12 +91,15 @@ final class RequestCounters {
         reruns = reruns + 1;
     }
 
-    /** With resume: a segment found in the store, to be delivered from it instead of run. */
+    /** With resume: a segment delivered from the store, none of its jobs run. */
     void fromStore() {
         fromStore = fromStore + 1;
     }
 
-    /** Segments found in the store so far (resume). Not part of {@link RequestResult}. */
+    /**
+     * Segments delivered from the store so far (resume), never more than those delivered: one looked up ahead of the
+     * client and not delivered is not counted. Not part of {@link RequestResult}.
+     */
     long foundInStore() {
         return fromStore;
     }
