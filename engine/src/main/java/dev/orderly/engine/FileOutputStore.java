@@ -10,9 +10,11 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.UUID;
 
 /**
  * An {@link OutputStore} on disk: one file per segment, named {@code segment-<n>.out}, in one directory.
@@ -63,8 +65,10 @@ public final class FileOutputStore implements OutputStore {
         Path target = pathOf(segment);
         Path temp = null;
         try {
-            temp = Files.createTempFile(dir, "segment-" + segment + "-", ".tmp");
-            Files.write(temp, output);
+            // Not Files.createTempFile: its file is rw------- whatever the umask, and the output moved into place
+            // would be readable by this user alone, not by a tier1 running as another on the same file system.
+            temp = dir.resolve("segment-" + segment + "-" + UUID.randomUUID() + ".tmp");
+            Files.write(temp, output, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
             try {
                 Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             } catch (AtomicMoveNotSupportedException e) {

@@ -2,6 +2,7 @@ package dev.orderly.s3;
 
 import java.net.URI;
 import java.time.Duration;
+import java.util.Locale;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
@@ -74,14 +75,16 @@ public final class S3Clients {
         if (endpoint == null) {
             b.region(awsRegion());
         } else {
-            String scheme = endpoint.getScheme();
+            // A scheme knows no case (HTTP://host is http://host): compared, and handed to the SDK, in lower case.
+            String scheme = endpoint.getScheme() == null ? null : endpoint.getScheme().toLowerCase(Locale.ROOT);
             if (!endpoint.isAbsolute() || !("http".equals(scheme) || "https".equals(scheme))
                     || endpoint.getHost() == null) {
                 throw new IllegalArgumentException("S3 endpoint must be an http:// or https:// URL with a host, was '"
                         + endpoint + "'");
             }
+            URI lowerCaseScheme = URI.create(scheme + endpoint.toString().substring(scheme.length()));
             // S3-compatible servers answer path-style requests (no bucket.host DNS) and compute no trailing checksums.
-            b.endpointOverride(endpoint).forcePathStyle(true).region(regionOr(Region.US_EAST_1))
+            b.endpointOverride(lowerCaseScheme).forcePathStyle(true).region(regionOr(Region.US_EAST_1))
                     .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
                     .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED);
         }
