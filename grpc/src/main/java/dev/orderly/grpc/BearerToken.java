@@ -9,6 +9,7 @@ import io.grpc.Metadata;
 import io.grpc.MethodDescriptor;
 import io.grpc.Status;
 import java.time.Duration;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
@@ -45,6 +46,8 @@ final class BearerToken implements ClientInterceptor {
 
     // guarded by lock
     private Asking asking;
+    // guarded by lock
+    private boolean closed;
 
     /** One call of the supplier, on a virtual thread of its own, and the dials that wait for its answer. */
     private final class Asking implements Runnable {
@@ -85,6 +88,9 @@ final class BearerToken implements ClientInterceptor {
         boolean first;
         lock.lock();
         try {
+            if (closed) {
+                throw Status.UNAVAILABLE.withDescription(CLOSED).asRuntimeException();
+            }
             first = asking == null;
             if (first) {
                 asking = new Asking();
@@ -105,6 +111,8 @@ final class BearerToken implements ClientInterceptor {
         } catch (TimeoutException e) {
             throw Status.UNAVAILABLE.withDescription("the bearer token supplier gave no token within " + patience
                     + " (admissionTimeout)").asRuntimeException();
+        } catch (CancellationException e) {
+            throw Status.UNAVAILABLE.withDescription(CLOSED).asRuntimeException();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt(); // the dial sees it and throws InterruptedException
             throw Status.CANCELLED.withDescription("dial interrupted while the bearer token supplier was asked")
@@ -121,6 +129,26 @@ final class BearerToken implements ClientInterceptor {
             throw new IllegalStateException(e.getCause()); // a Supplier throws no checked exception
         } finally {
             leave(a, answered);
+        }
+    }
+
+    private static final String CLOSED = "the client was closed while the bearer token supplier was asked";
+
+    /**
+     * The client is closing: every dial waiting for the supplier stops waiting now (its channel is shut down, so it is
+     * told the client was closed), the supplier's thread is interrupted, and the supplier is asked no more.
+     */
+    void close() {
+        Asking a;
+        lock.lock();
+        try {
+            closed = true;
+            a = asking;
+        } finally {
+            lock.unlock();
+        }
+        if (a != null) {
+            a.answer.cancel(true);
         }
     }
 

@@ -64,12 +64,14 @@ public final class GrpcTier2Client implements Tier2Client, AutoCloseable {
     private final Duration admissionLimit;
     private final int maxMessageSize;
     private final Function<Job, byte[]> work;
+    private final BearerToken token;
     private final AtomicLong lastReconnectNanos = new AtomicLong(System.nanoTime());
 
-    private GrpcTier2Client(ManagedChannel channel, Channel calls, boolean ownsChannel, String target,
+    private GrpcTier2Client(ManagedChannel channel, BearerToken token, boolean ownsChannel, String target,
                             Builder b) {
         this.channel = channel;
-        this.calls = calls;
+        this.token = token;
+        this.calls = token == null ? channel : ClientInterceptors.intercept(channel, token);
         this.ownsChannel = ownsChannel;
         this.target = target;
         this.callTimeout = b.callTimeout;
@@ -95,9 +97,7 @@ public final class GrpcTier2Client implements Tier2Client, AutoCloseable {
         if (channel.isShutdown()) {
             // gRPC fails such a call UNAVAILABLE, which is UNREACHABLE: free and never counted, so a request still
             // running on a closed client would dial again until its deadline. No retry can open it again.
-            throw Tier2Exception.fatal("dial of " + job.requestId() + " segment " + job.key().segment() + " stage "
-                    + job.key().stage() + " (" + target + "): this GrpcTier2Client is closed (its channel is shut"
-                    + " down)", null);
+            throw closed(job, "is closed", null);
         }
         byte[] bytes = work.apply(job);
         ProcessRangeRequest.Builder rb = ProcessRangeRequest.newBuilder()
@@ -131,7 +131,9 @@ public final class GrpcTier2Client implements Tier2Client, AutoCloseable {
             if (Thread.interrupted()) { // interrupted while the bearer token supplier was asked
                 throw new InterruptedException("dial of " + job.key() + " cancelled before it started");
             }
-            throw StatusMapping.toException(Status.fromThrowable(e), false, call.what());
+            Tier2Exception failed = StatusMapping.toException(Status.fromThrowable(e), false, call.what());
+            throw failed.neverRan() && channel.isShutdown() ? closed(job, "was closed during the dial", failed)
+                    : failed;
         }
         try {
             // a dial that may wait in a tier2's room is neither admitted nor refused for up to its wait
@@ -146,11 +148,22 @@ public final class GrpcTier2Client implements Tier2Client, AutoCloseable {
                 throw Tier2Exception.unreachable(call.what() + ": neither admitted nor refused within " + within
                         + ": an instance that does not answer" + (reconnecting ? "; reconnecting" : ""));
             }
-        } catch (Tier2Exception | InterruptedException | RuntimeException e) {
+        } catch (Tier2Exception e) {
+            call.close();
+            // cut by this client's close (gRPC's "Channel shutdownNow invoked"): no retry can open it again
+            throw e.neverRan() && channel.isShutdown() ? closed(job, "was closed during the dial", e) : e;
+        } catch (InterruptedException | RuntimeException e) {
             call.close();
             throw e;
         }
         return call;
+    }
+
+    /** FATAL: this client's channel is shut down, so no dial of it can ever get through. */
+    private Tier2Exception closed(Job job, String when, Tier2Exception cause) {
+        return Tier2Exception.fatal("dial of " + job.requestId() + " segment " + job.key().segment() + " stage "
+                + job.key().stage() + " (" + target + "): this GrpcTier2Client " + when + " (its channel is shut"
+                + " down)", cause);
     }
 
     /** Whole milliseconds, rounded up: a wait under 1 ms must not become 0, which means "do not wait". */
@@ -182,8 +195,9 @@ public final class GrpcTier2Client implements Tier2Client, AutoCloseable {
     }
 
     /**
-     * Shuts the channel down (if this client built it); calls still open are cancelled, and a dial from now on is
-     * FATAL (so is one through a channel given with {@link Builder#channel} once it is shut down).
+     * Shuts the channel down (if this client built it); calls still open are cancelled, a dial still waiting to be
+     * admitted (or for its bearer token) ends at once as FATAL, and so does a dial from now on (so does one through a
+     * channel given with {@link Builder#channel} once it is shut down).
      */
     @Override
     public void close() {
@@ -191,6 +205,9 @@ public final class GrpcTier2Client implements Tier2Client, AutoCloseable {
             return;
         }
         channel.shutdownNow();
+        if (token != null) {
+            token.close(); // a dial waiting for the supplier is told now, not at its admission timeout
+        }
         boolean interrupted = false;
         try {
             channel.awaitTermination(5, TimeUnit.SECONDS);
@@ -396,15 +413,12 @@ public final class GrpcTier2Client implements Tier2Client, AutoCloseable {
             if (credentials != null && plaintext) {
                 throw new IllegalStateException("give credentials(...) or call plaintext(), not both");
             }
+            BearerToken token = bearerToken == null ? null : new BearerToken(bearerToken, admissionTimeout);
             if (channel != null) {
-                Channel calls = bearerToken == null ? channel
-                        : ClientInterceptors.intercept(channel, new BearerToken(bearerToken, admissionTimeout));
-                return new GrpcTier2Client(channel, calls, false, channel.authority(), this);
+                return new GrpcTier2Client(channel, token, false, channel.authority(), this);
             }
             ManagedChannel built = ClientChannels.open(this);
-            Channel calls = bearerToken == null ? built
-                    : ClientInterceptors.intercept(built, new BearerToken(bearerToken, admissionTimeout));
-            return new GrpcTier2Client(built, calls, true, ClientChannels.describe(this), this);
+            return new GrpcTier2Client(built, token, true, ClientChannels.describe(this), this);
         }
 
         private static Duration positive(String name, Duration d) {

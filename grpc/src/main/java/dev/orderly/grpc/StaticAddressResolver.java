@@ -18,6 +18,7 @@ final class StaticAddressResolver extends NameResolver {
     static final String SCHEME = "orderly-static";
 
     private final List<InetSocketAddress> addresses;
+    private volatile boolean shutdown;
 
     private StaticAddressResolver(List<InetSocketAddress> addresses) {
         this.addresses = addresses;
@@ -56,19 +57,29 @@ final class StaticAddressResolver extends NameResolver {
         return (host.contains(":") ? "[" + host + "]" : host) + ":" + first.getPort();
     }
 
+    /**
+     * Looks the hosts up on a thread of its own and tells the listener (which hands the result to the channel's
+     * synchronization context). gRPC runs {@code start} on whichever thread drains that context, often the dial that
+     * woke the channel: a look-up there held the dial for as long as DNS took, before its admission timeout began.
+     */
     @Override
     public void start(Listener2 listener) {
-        List<EquivalentAddressGroup> groups = new ArrayList<>(addresses.size());
-        for (InetSocketAddress a : addresses) {
-            // Resolved here, not at build time, so an unknown host is a resolution error the channel reports.
-            groups.add(new EquivalentAddressGroup(new InetSocketAddress(a.getHostString(), a.getPort())));
-        }
-        listener.onResult(ResolutionResult.newBuilder().setAddressesOrError(io.grpc.StatusOr.fromValue(groups))
-                .build());
+        Thread.ofVirtual().name("orderly-static-resolver").start(() -> {
+            List<EquivalentAddressGroup> groups = new ArrayList<>(addresses.size());
+            for (InetSocketAddress a : addresses) {
+                // Resolved here, not at build time, so an unknown host is a resolution error the channel reports.
+                groups.add(new EquivalentAddressGroup(new InetSocketAddress(a.getHostString(), a.getPort())));
+            }
+            if (!shutdown) {
+                listener.onResult(ResolutionResult.newBuilder()
+                        .setAddressesOrError(io.grpc.StatusOr.fromValue(groups)).build());
+            }
+        });
     }
 
     @Override
     public void shutdown() {
+        shutdown = true;
     }
 
     /** The factory a channel is given; it resolves only its own scheme. */

@@ -30,6 +30,9 @@ final class StatusMapping {
     /** What grpc-java says of a message over the receiver's limit ("gRPC message exceeds maximum size N: M"). */
     static final String TOO_LARGE = "exceeds maximum size";
 
+    /** How {@link BearerToken} begins the description of a call it fails itself, before anything is sent. */
+    static final String SUPPLIER = "the bearer token supplier";
+
     private StatusMapping() {
     }
 
@@ -59,8 +62,12 @@ final class StatusMapping {
             case DEADLINE_EXCEEDED -> admitted
                     ? Tier2Exception.executionTimeout(message)
                     : Tier2Exception.unreachable(message + " (before any tier2 admitted the job)");
-            case UNAUTHENTICATED -> Tier2Exception.fatal(message + " (the tier2 turned the bearer token away: check"
-                    + " bearerToken on the client and the tier2's tokens)", status.asException());
+            // the client's own BearerToken fails a call whose supplier gave nothing it could send: none was sent
+            case UNAUTHENTICATED -> description.startsWith(SUPPLIER)
+                    ? Tier2Exception.fatal(message + " (nothing was sent: check the client's bearerToken supplier)",
+                            status.asException())
+                    : Tier2Exception.fatal(message + " (the tier2 turned the bearer token away: check"
+                            + " bearerToken on the client and the tier2's tokens)", status.asException());
             case INVALID_ARGUMENT, FAILED_PRECONDITION, PERMISSION_DENIED, UNIMPLEMENTED ->
                     Tier2Exception.fatal(message, status.asException());
             default -> Tier2Exception.retryable(message, status.asException());

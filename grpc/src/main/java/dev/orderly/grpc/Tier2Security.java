@@ -8,13 +8,26 @@ import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.shaded.io.netty.handler.ssl.SslContextBuilder;
 import io.grpc.netty.shaded.io.netty.util.ReferenceCountUtil;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyFactory;
+import java.security.NoSuchAlgorithmException;
+import java.security.PrivateKey;
+import java.security.PublicKey;
+import java.security.Signature;
+import java.security.cert.Certificate;
+import java.security.cert.CertificateFactory;
+import java.security.cert.X509Certificate;
+import java.security.spec.PKCS8EncodedKeySpec;
 import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Iterator;
 import java.util.List;
 import javax.net.ssl.SSLException;
 
@@ -64,10 +77,16 @@ public final class Tier2Security {
             }
         }
         try {
-            ReferenceCountUtil.release(check.build()); // a key that is not the certificate's is refused here
+            ReferenceCountUtil.release(check.build());
         } catch (SSLException | IllegalArgumentException e) {
             throw new IllegalArgumentException("cannot use the TLS certificate " + certificateChain + " with key "
                     + privateKey + ": " + rootMessage(e), e);
+        }
+        // Netty's server context applies the key only at each handshake: a key of another pair passed the build
+        // above, and every handshake of the tier2 failed.
+        if (!keyIsTheCertificates(certificateChain, privateKey)) {
+            throw new IllegalArgumentException("cannot use the TLS certificate " + certificateChain + " with key "
+                    + privateKey + ": " + NOT_ITS_KEY);
         }
         return b.build();
     }
@@ -100,6 +119,10 @@ public final class Tier2Security {
             } catch (IOException | IllegalArgumentException e) {
                 throw new IllegalArgumentException("cannot use the client certificate " + certificateChain
                         + " with key " + privateKey + ": " + e.getMessage(), e);
+            }
+            if (!keyIsTheCertificates(certificateChain, privateKey)) {
+                throw new IllegalArgumentException("cannot use the client certificate " + certificateChain
+                        + " with key " + privateKey + ": " + NOT_ITS_KEY);
             }
         }
         return b.build();
@@ -160,6 +183,73 @@ public final class Tier2Security {
     public static boolean isLoopbackHost(String host) {
         return Targets.isLoopbackHost(host);
     }
+
+    private static final String NOT_ITS_KEY = "that key is not the key of the certificate (they come from different"
+            + " pairs), so every TLS handshake would fail";
+
+    /**
+     * Whether the private key is the one of the chain's first certificate: something signed with it verifies with the
+     * certificate's public key. True when either file is in a form this can not read (an encrypted key, an algorithm
+     * the JDK has no signature for): the transport, which read both above, is left to judge those.
+     */
+    private static boolean keyIsTheCertificates(Path certificateChain, Path privateKey) {
+        X509Certificate leaf;
+        byte[] pkcs8;
+        try (InputStream in = Files.newInputStream(certificateChain)) {
+            Iterator<? extends Certificate> chain = CertificateFactory.getInstance("X.509").generateCertificates(in)
+                    .iterator();
+            if (!chain.hasNext() || !(chain.next() instanceof X509Certificate first)) {
+                return true;
+            }
+            leaf = first;
+            String pem = Files.readString(privateKey, StandardCharsets.US_ASCII);
+            int begin = pem.indexOf(PKCS8_BEGIN);
+            int end = pem.indexOf(PKCS8_END);
+            if (begin < 0 || end < begin) {
+                return true;
+            }
+            pkcs8 = Base64.getMimeDecoder().decode(pem.substring(begin + PKCS8_BEGIN.length(), end));
+        } catch (IOException | GeneralSecurityException | IllegalArgumentException e) {
+            return true;
+        }
+        PublicKey publicKey = leaf.getPublicKey();
+        PrivateKey key;
+        try {
+            key = KeyFactory.getInstance(publicKey.getAlgorithm()).generatePrivate(new PKCS8EncodedKeySpec(pkcs8));
+        } catch (NoSuchAlgorithmException e) {
+            return true;
+        } catch (GeneralSecurityException e) {
+            return false; // no key of the certificate's algorithm at all
+        }
+        String algorithm = switch (key.getAlgorithm()) {
+            case "RSA" -> "SHA256withRSA";
+            case "EC" -> "SHA256withECDSA";
+            case "DSA" -> "SHA256withDSA";
+            case "EdDSA", "Ed25519", "Ed448" -> key.getAlgorithm();
+            default -> null;
+        };
+        if (algorithm == null) {
+            return true;
+        }
+        byte[] probe = "orderly: is this the certificate's key?".getBytes(StandardCharsets.US_ASCII);
+        try {
+            Signature sign = Signature.getInstance(algorithm);
+            sign.initSign(key);
+            sign.update(probe);
+            byte[] signature = sign.sign();
+            Signature verify = Signature.getInstance(algorithm);
+            verify.initVerify(publicKey);
+            verify.update(probe);
+            return verify.verify(signature);
+        } catch (NoSuchAlgorithmException e) {
+            return true;
+        } catch (GeneralSecurityException e) {
+            return false;
+        }
+    }
+
+    private static final String PKCS8_BEGIN = "-----BEGIN PRIVATE KEY-----";
+    private static final String PKCS8_END = "-----END PRIVATE KEY-----";
 
     /** The message at the bottom of {@code e}'s causes: what Netty or the JDK said of the key or certificate. */
     private static String rootMessage(Throwable e) {
