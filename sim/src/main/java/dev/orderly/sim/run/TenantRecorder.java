@@ -249,6 +249,9 @@ public final class TenantRecorder implements RequestListener {
         long at = now();
         lock.lock();
         try {
+            // Where the table ends a failed request (StrategyMetrics' total): at the last job's end or delivery, or
+            // now if a job was still open (it ends now); not at the engine's teardown after the job that failed it.
+            long failedAt = open.isEmpty() ? lastEventAt(at) : at;
             for (JobKey key : List.copyOf(open.keySet())) {
                 close(key, at, completed ? JobTrace.Ending.ABANDONED : JobTrace.Ending.CANCELLED);
             }
@@ -256,13 +259,25 @@ public final class TenantRecorder implements RequestListener {
             // counted only when a segment arrived, so a request that failed before any reported none). After the
             // last segment of a completed request the client waits for nothing.
             if (!completed && clientIdleSince >= 0) {
-                clientIdleNanos += Math.max(0, at - clientIdleSince);
+                clientIdleNanos += Math.max(0, failedAt - clientIdleSince);
             }
             clientIdleSince = -1;
             ended = true;
         } finally {
             lock.unlock();
         }
+    }
+
+    /** The last job's end or delivery so far, or {@code otherwise} if there was neither. Holds the lock. */
+    private long lastEventAt(long otherwise) {
+        long last = -1;
+        for (JobTrace j : finished) {
+            last = Math.max(last, j.endedAt());
+        }
+        for (long d : deliveredAt) {
+            last = Math.max(last, d);
+        }
+        return last < 0 ? otherwise : last;
     }
 
     /**
