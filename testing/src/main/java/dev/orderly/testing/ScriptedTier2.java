@@ -42,8 +42,9 @@ import java.util.function.BooleanSupplier;
  * closed, {@link #doubleCloses()} calls closed more than once, {@link #blocked()} threads held in a dial or a job: all
  * should be 0 after a request. At each dial the tier2 also checks the stage rule (a job of stage {@code k} is dialed
  * only once every lower segment has stage {@code k - 1} done here) and lists breaks in
- * {@link #dependencyViolations()}. A call's {@code await()} is taken once, as the engine calls it; a second one
- * throws {@link IllegalStateException} naming the job and changes nothing.
+ * {@link #dependencyViolations()}; a segment a request with resume delivers from the store never ran here, so the
+ * stage-{@code k} dials above it are listed too. A call's {@code await()} is taken once, as the engine calls it; a
+ * second one throws {@link IllegalStateException} naming the job and changes nothing.
  *
  * <p>Invariants: {@code scripts} holds, per unit, the steps its next dials will use; it is guarded by {@code lock},
  * and a step is taken from it exactly once. {@code highestDone} only grows per segment (a concurrent map, merged with

@@ -77,6 +77,7 @@ class JfrEventsTest {
                 stream.enable(type);
                 stream.onEvent(type, e -> seen.computeIfAbsent(type, t -> new CopyOnWriteArrayList<>()).add(e));
             }
+            stream.setReuse(false); // the events are read after the callback, which must then not reuse them
             stream.startAsync();
             result = runSmallRequest("r-jfr");
             // 2 launch waits, 5 dials, 4 runs, 3 deliveries
