@@ -131,9 +131,7 @@ public final class GrpcTier2Client implements Tier2Client, AutoCloseable {
             if (Thread.interrupted()) { // interrupted while the bearer token supplier was asked
                 throw new InterruptedException("dial of " + job.key() + " cancelled before it started");
             }
-            Tier2Exception failed = StatusMapping.toException(Status.fromThrowable(e), false, call.what());
-            throw failed.neverRan() && channel.isShutdown() ? closed(job, "was closed during the dial", failed)
-                    : failed;
+            throw closedOr(job, StatusMapping.toException(Status.fromThrowable(e), false, call.what()));
         }
         try {
             // a dial that may wait in a tier2's room is neither admitted nor refused for up to its wait
@@ -150,13 +148,20 @@ public final class GrpcTier2Client implements Tier2Client, AutoCloseable {
             }
         } catch (Tier2Exception e) {
             call.close();
-            // cut by this client's close (gRPC's "Channel shutdownNow invoked"): no retry can open it again
-            throw e.neverRan() && channel.isShutdown() ? closed(job, "was closed during the dial", e) : e;
+            throw closedOr(job, e);
         } catch (InterruptedException | RuntimeException e) {
             call.close();
             throw e;
         }
         return call;
+    }
+
+    /**
+     * {@code failed}, unless it says nothing ran and this client's channel is shut down: then it was cut by this
+     * client's close (gRPC's "Channel shutdownNow invoked"), which no retry can open again, and is FATAL.
+     */
+    private Tier2Exception closedOr(Job job, Tier2Exception failed) {
+        return failed.neverRan() && channel.isShutdown() ? closed(job, "was closed during the dial", failed) : failed;
     }
 
     /** FATAL: this client's channel is shut down, so no dial of it can ever get through. */
