@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.MissingParameterException;
 import picocli.CommandLine.Model.OptionSpec;
@@ -121,6 +122,22 @@ public final class ParameterMessages {
             return " from " + Short.MIN_VALUE + " to " + Short.MAX_VALUE;
         }
         return "";
+    }
+
+    /**
+     * The value of {@code option} as it was written on the command line (its last, if given more than once), for a
+     * refusal to name: a value converted and written back may read otherwise ({@code -500us} as "0s"). {@code
+     * otherwise} when the option was not given.
+     */
+    public static String given(CommandLine cl, String option, String otherwise) {
+        CommandLine.ParseResult parsed = cl.getParseResult();
+        if (parsed != null && parsed.hasMatchedOption(option)) {
+            List<String> strings = parsed.matchedOption(option).originalStringValues();
+            if (!strings.isEmpty()) {
+                return strings.getLast();
+            }
+        }
+        return otherwise;
     }
 
     /** The first line of {@code s}, without the blank space around it. */

@@ -309,14 +309,7 @@ public final class Tier2Main implements Callable<Integer> {
      * {@code -500us} was "was 0s" beside the rule ">= 0". The default's own words when the option was not given.
      */
     private static String written(CommandLine cl, String option, Duration value) {
-        CommandLine.ParseResult parsed = cl.getParseResult();
-        if (parsed != null && parsed.hasMatchedOption(option)) {
-            List<String> given = parsed.matchedOption(option).originalStringValues();
-            if (!given.isEmpty()) {
-                return given.getLast();
-            }
-        }
-        return DurationOption.format(value);
+        return ParameterMessages.given(cl, option, DurationOption.format(value));
     }
 
     private static void check(CommandLine cl, String option, boolean ok, Object value, String rule) {

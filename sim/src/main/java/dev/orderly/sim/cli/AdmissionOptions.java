@@ -1,6 +1,7 @@
 package dev.orderly.sim.cli;
 
 import dev.orderly.sim.fleet.Admission;
+import dev.orderly.tier2.ParameterMessages;
 import java.time.Duration;
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
@@ -74,9 +75,8 @@ final class AdmissionOptions {
             // with no --room.
             for (String option : new String[] {"--room", "--admission-wait", "--wait-at"}) {
                 if (cl.getParseResult().hasMatchedOption(option)) {
-                    throw new ParameterException(cl, option + "=" + cl.getParseResult().matchedOption(option)
-                            .originalStringValues().getLast() + " is for the waiting room, which --admission=refuse"
-                            + " leaves out: drop one of them");
+                    throw new ParameterException(cl, option + "=" + ParameterMessages.given(cl, option, "")
+                            + " is for the waiting room, which --admission=refuse leaves out: drop one of them");
                 }
             }
             return Admission.REFUSE;

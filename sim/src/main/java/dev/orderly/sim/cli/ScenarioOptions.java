@@ -5,8 +5,8 @@ import dev.orderly.sim.fleet.FaultRates;
 import dev.orderly.sim.fleet.FleetConfig;
 import dev.orderly.sim.fleet.TimeScale;
 import dev.orderly.sim.run.Scenario;
+import dev.orderly.tier2.ParameterMessages;
 import java.time.Duration;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import picocli.CommandLine;
@@ -68,8 +68,7 @@ final class ScenarioOptions {
         if (segments > MAX_LOOKAHEAD) {
             CommandLine.ParseResult parsed = cl.getParseResult();
             String factor = parsed != null && parsed.hasMatchedOption("--lookahead-factor")
-                    ? "--lookahead-factor=" + written(cl, "--lookahead-factor", engine.lookaheadFactor())
-                            .replace("'", "")
+                    ? "--lookahead-factor=" + ParameterMessages.given(cl, "--lookahead-factor", "")
                     : EngineConfig.ENV_LOOKAHEAD_FACTOR + "=" + env.get(EngineConfig.ENV_LOOKAHEAD_FACTOR);
             throw new ParameterException(cl, String.format(Locale.ROOT, "--workers=%d with %s looks %.0f segments"
                     + " ahead, more than the engine's %d: lower one of them", workers, factor, segments,
@@ -302,14 +301,7 @@ final class ScenarioOptions {
      * not what the person typed. The default's value when the option was not given.
      */
     static String written(CommandLine cl, String option, Object value) {
-        CommandLine.ParseResult parsed = cl.getParseResult();
-        if (parsed != null && parsed.hasMatchedOption(option)) {
-            List<String> strings = parsed.matchedOption(option).originalStringValues();
-            if (!strings.isEmpty()) {
-                return "'" + strings.getLast() + "'";
-            }
-        }
-        return "'" + value + "'";
+        return "'" + ParameterMessages.given(cl, option, String.valueOf(value)) + "'";
     }
 
     private static boolean isRate(double p) {
