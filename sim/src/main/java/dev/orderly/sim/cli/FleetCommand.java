@@ -348,11 +348,13 @@ final class FleetCommand implements Callable<Integer> {
         int code = results.stream().allMatch(RunResult::allCompleted) ? 0 : 1;
         try {
             FleetConfig f = scenario.fleet();
-            String heading = String.format(Locale.ROOT, "orderly fleet: %s x %d segments x %s,"
-                            + " %d workers each, %d tier2 processes x %d slots, job %s, seed %d",
-                    RunSupport.tenants(scenario.tenants()), scenario.segments(), RunSupport.stages(scenario.stages()),
-                    scenario.workers(), f.instances(),
-                    f.slotsPerInstance(), DurationConverter.format(f.jobDuration()), f.seed());
+            String heading = String.format(Locale.ROOT, "orderly fleet: %s x %s x %s, %s each, %s x %s, job %s,"
+                            + " seed %d",
+                    RunSupport.tenants(scenario.tenants()), RunSupport.count(scenario.segments(), "segment"),
+                    RunSupport.stages(scenario.stages()), RunSupport.count(scenario.workers(), "worker"),
+                    RunSupport.count(f.instances(), "tier2 process", "tier2 processes"),
+                    RunSupport.count(f.slotsPerInstance(), "slot"), DurationConverter.format(f.jobDuration()),
+                    f.seed());
             new TimelineSvg(heading, report.panels(), scenario.stages(), f.timeScale()).write(picture);
             out.println("picture: " + picture);
         } catch (IOException e) {
@@ -366,11 +368,13 @@ final class FleetCommand implements Callable<Integer> {
 
     private void printHeading(Scenario s) {
         FleetConfig f = s.fleet();
-        out.printf(Locale.ROOT, "orderly fleet: %s x %d segments x %s, %d workers each, on %d tier2"
-                        + " processes x %d slots (%d slots for %d workers), job %s median, time scale %s%n",
-                RunSupport.tenants(s.tenants()), s.segments(), RunSupport.stages(s.stages()), s.workers(),
-                f.instances(),
-                f.slotsPerInstance(), f.capacity(), s.tenants() * s.workers(), DurationConverter.format(f.jobDuration()),
+        out.printf(Locale.ROOT, "orderly fleet: %s x %s x %s, %s each, on %s x %s (%s for %s), job %s median,"
+                        + " time scale %s%n",
+                RunSupport.tenants(s.tenants()), RunSupport.count(s.segments(), "segment"),
+                RunSupport.stages(s.stages()), RunSupport.count(s.workers(), "worker"),
+                RunSupport.count(f.instances(), "tier2 process", "tier2 processes"),
+                RunSupport.count(f.slotsPerInstance(), "slot"), RunSupport.count(f.capacity(), "slot"),
+                RunSupport.count((long) s.tenants() * s.workers(), "worker"), DurationConverter.format(f.jobDuration()),
                 f.timeScale().factor());
         out.flush();
     }

@@ -238,10 +238,12 @@ public final class OrderlyCommand implements Callable<Integer> {
             Admission a = scenario.admission();
             // A dial waits at no more instances than the fleet has (SimulatedTier2 takes the smaller): say what ran.
             int waitAt = Math.min(a.waitAt(), scenario.fleet().instances());
-            out.printf(Locale.ROOT, "waiting room: a full instance holds a dial that asks to wait (up to %s, at %d"
-                            + " instances at once, %d seats each) and hands it the next free slot; dials are the"
-                            + " engines' dials (one waiting at %d instances is up to %d calls).%n",
-                    DurationConverter.format(a.maxWait()), waitAt, a.room(), waitAt, waitAt);
+            out.printf(Locale.ROOT, "waiting room: a full instance holds a dial that asks to wait (up to %s, at %s"
+                            + " at once, %s each) and hands it the next free slot; dials are the"
+                            + " engines' dials (one waiting at %s is up to %s).%n",
+                    DurationConverter.format(a.maxWait()), RunSupport.count(waitAt, "instance"),
+                    RunSupport.count(a.room(), "seat"), RunSupport.count(waitAt, "instance"),
+                    RunSupport.count(waitAt, "call"));
         }
         for (String note : report.notes()) {
             out.println(note);
@@ -321,11 +323,11 @@ public final class OrderlyCommand implements Callable<Integer> {
 
     private void printHeading(Scenario s) {
         FleetConfig f = s.fleet();
-        out.printf(Locale.ROOT, "orderly: %s x %d segments x %s, %d workers each, on %d instances x %d"
-                        + " slots (%d slots for %d workers)%n",
-                RunSupport.tenants(s.tenants()), s.segments(), RunSupport.stages(s.stages()), s.workers(),
-                f.instances(),
-                f.slotsPerInstance(), f.capacity(), s.tenants() * s.workers());
+        out.printf(Locale.ROOT, "orderly: %s x %s x %s, %s each, on %s x %s (%s for %s)%n",
+                RunSupport.tenants(s.tenants()), RunSupport.count(s.segments(), "segment"),
+                RunSupport.stages(s.stages()), RunSupport.count(s.workers(), "worker"),
+                RunSupport.count(f.instances(), "instance"), RunSupport.count(f.slotsPerInstance(), "slot"),
+                RunSupport.count(f.capacity(), "slot"), RunSupport.count((long) s.tenants() * s.workers(), "worker"));
         out.printf(Locale.ROOT, "  job %s median (spread %s), client %s per segment, refused delay %s, failure delay"
                         + " %s%n",
                 DurationConverter.format(f.jobDuration()), f.jobSpread(), DurationConverter.format(s.clientTime()),
@@ -345,10 +347,10 @@ public final class OrderlyCommand implements Callable<Integer> {
     }
 
     private String pictureHeading(Scenario s) {
-        return String.format(Locale.ROOT, "orderly: %s x %d segments x %s, %d workers each, %d x %d"
-                        + " slots, job %s, seed %d",
-                RunSupport.tenants(s.tenants()), s.segments(), RunSupport.stages(s.stages()), s.workers(),
-                s.fleet().instances(),
-                s.fleet().slotsPerInstance(), DurationConverter.format(s.fleet().jobDuration()), s.fleet().seed());
+        return String.format(Locale.ROOT, "orderly: %s x %s x %s, %s each, %d x %s, job %s, seed %d",
+                RunSupport.tenants(s.tenants()), RunSupport.count(s.segments(), "segment"),
+                RunSupport.stages(s.stages()), RunSupport.count(s.workers(), "worker"), s.fleet().instances(),
+                RunSupport.count(s.fleet().slotsPerInstance(), "slot"),
+                DurationConverter.format(s.fleet().jobDuration()), s.fleet().seed());
     }
 }

@@ -37,12 +37,22 @@ final class RunSupport {
 
     /** "1 stage", "2 stages": for the headings of every command. */
     static String stages(int stages) {
-        return stages + (stages == 1 ? " stage" : " stages");
+        return count(stages, "stage");
     }
 
     /** "1 tenant", "4 tenants". */
     static String tenants(int tenants) {
-        return tenants + (tenants == 1 ? " tenant" : " tenants");
+        return count(tenants, "tenant");
+    }
+
+    /** "1 segment", "40 segments": a count and its noun, the noun in the singular at one. */
+    static String count(long n, String noun) {
+        return count(n, noun, noun + "s");
+    }
+
+    /** "1 tier2 process", "4 tier2 processes". */
+    static String count(long n, String one, String many) {
+        return n + " " + (n == 1 ? one : many);
     }
 
     /** Warns on {@code err} when the run's simulated clock fell behind: its figures then overstate every wait. */

@@ -146,10 +146,10 @@ final class SweepCommand implements Callable<Integer> {
         Admission admission = admissionOptions.toAdmission(spec.commandLine());
         Path chart = OutputPath.check(spec.commandLine(), "--output", output);
         long started = System.nanoTime();
-        out.printf(Locale.ROOT, "orderly sweep: %s x %d segments x %s, %d workers each, %d slots per"
-                        + " instance, refused delay %s, failure delay %s, client %s, no faults, seed %d, time scale"
-                        + " %s%n",
-                RunSupport.tenants(tenants), segments, RunSupport.stages(stages), workers, slots,
+        out.printf(Locale.ROOT, "orderly sweep: %s x %s x %s, %s each, %s per instance, refused delay %s,"
+                        + " failure delay %s, client %s, no faults, seed %d, time scale %s%n",
+                RunSupport.tenants(tenants), RunSupport.count(segments, "segment"), RunSupport.stages(stages),
+                RunSupport.count(workers, "worker"), RunSupport.count(slots, "slot"),
                 DurationConverter.format(engine.refusedDelay()), DurationConverter.format(engine.failureDelay()),
                 DurationConverter.format(clientTime), seed, timeScale);
         out.flush();
@@ -190,9 +190,9 @@ final class SweepCommand implements Callable<Integer> {
         out.print(table(points));
         int code = allCompleted ? 0 : 1;
         try {
-            new SweepChart(String.format(Locale.ROOT, "orderly sweep: %s x %d segments x %s, %d"
-                            + " workers each, refused delay %s, seed %d", RunSupport.tenants(tenants), segments,
-                    RunSupport.stages(stages), workers,
+            new SweepChart(String.format(Locale.ROOT, "orderly sweep: %s x %s x %s, %s each, refused delay %s,"
+                            + " seed %d", RunSupport.tenants(tenants), RunSupport.count(segments, "segment"),
+                    RunSupport.stages(stages), RunSupport.count(workers, "worker"),
                     DurationConverter.format(engine.refusedDelay()), seed), points).write(chart);
             out.println("chart: " + chart);
         } catch (IOException e) {
