@@ -22,7 +22,10 @@ public record JobTrace(JobKey key, long queuedAt, long firstDialAt, long admitte
     public enum Ending {
         /** The unit is done. */
         DONE,
-        /** It got in and failed (execution timeout, retryable or fatal); a retry is a new job. */
+        /**
+         * It got in and failed (execution timeout, retryable or fatal), or the tier2 that took it says nothing ran (a
+         * refusal heard from the call's {@code await}); a retry is a new job.
+         */
         FAILED,
         /**
          * Its unit stopped being needed (a higher stage of its segment was done, or the segment was delivered): the

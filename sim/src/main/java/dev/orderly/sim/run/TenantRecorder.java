@@ -161,9 +161,18 @@ public final class TenantRecorder implements RequestListener {
 
     @Override
     public void onRefused(Job job, Tier2Exception cause) {
+        long at = now();
         lock.lock();
         try {
             refusals++;
+            Open o = open.get(job.key());
+            if (o != null && o.state == State.RUNNING) {
+                // Heard from await: the tier2 took the job and says nothing ran; the engine dials again, as after a
+                // refusal. The run ends here, failed; the job dials on in a trace of its own.
+                close(job.key(), at, JobTrace.Ending.FAILED);
+                open.put(job.key(), new Open(job.key(), -1, State.DIALING));
+                dialing++;
+            }
         } finally {
             lock.unlock();
         }
