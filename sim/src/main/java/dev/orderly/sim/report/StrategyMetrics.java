@@ -111,10 +111,7 @@ public record StrategyMetrics(String label, int tenants, double firstSegment, do
      * after" the 80 s the unordered tenants took.
      */
     private static long endOfFailed(TenantRecord r, long runEnd) {
-        long last = r.lastDeliveryAt();
-        for (JobTrace j : r.jobs()) {
-            last = Math.max(last, j.endedAt());
-        }
+        long last = r.lastEventAt();
         return last < 0 ? runEnd : last;
     }
 

@@ -48,4 +48,20 @@ public record TenantRecord(String tenant, Strategy strategy, List<JobTrace> jobs
         }
         return last;
     }
+
+    /** The last job's end or segment's delivery, or -1 if there was neither: where a failed request ends. */
+    public long lastEventAt() {
+        return lastEventAt(jobs, deliveredAt);
+    }
+
+    static long lastEventAt(List<JobTrace> jobs, long[] deliveredAt) {
+        long last = -1;
+        for (JobTrace j : jobs) {
+            last = Math.max(last, j.endedAt());
+        }
+        for (long d : deliveredAt) {
+            last = Math.max(last, d);
+        }
+        return last;
+    }
 }

@@ -260,7 +260,8 @@ public final class TenantRecorder implements RequestListener {
         try {
             // Where the table ends a failed request (StrategyMetrics' total): at the last job's end or delivery, or
             // now if a job was still open (it ends now); not at the engine's teardown after the job that failed it.
-            long failedAt = open.isEmpty() ? lastEventAt(at) : at;
+            long last = TenantRecord.lastEventAt(finished, deliveredAt);
+            long failedAt = open.isEmpty() && last >= 0 ? last : at;
             for (JobKey key : List.copyOf(open.keySet())) {
                 close(key, at, completed ? JobTrace.Ending.ABANDONED : JobTrace.Ending.CANCELLED);
             }
@@ -275,18 +276,6 @@ public final class TenantRecorder implements RequestListener {
         } finally {
             lock.unlock();
         }
-    }
-
-    /** The last job's end or delivery so far, or {@code otherwise} if there was neither. Holds the lock. */
-    private long lastEventAt(long otherwise) {
-        long last = -1;
-        for (JobTrace j : finished) {
-            last = Math.max(last, j.endedAt());
-        }
-        for (long d : deliveredAt) {
-            last = Math.max(last, d);
-        }
-        return last < 0 ? otherwise : last;
     }
 
     /**
