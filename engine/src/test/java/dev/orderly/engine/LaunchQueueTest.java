@@ -245,12 +245,17 @@ class LaunchQueueTest {
         LaunchQueue queue = new LaunchQueue(10, config(Duration.ofMillis(200), LONG), key -> { }, clock);
         queue.refused(key(0, 0));
         assertEquals(FakeClock.START + Duration.ofMillis(200).toNanos(), queue.notBeforeNanos(key(0, 0)));
+        long started = System.nanoTime();
         TurnWaiter head = waitFor(queue, key(0, 0));
         awaitWaiting(queue, head, LaunchBook.Wait.TIMED); // a timed wait, for the not-before time above
 
         clock.advance(Duration.ofMillis(200)); // its timer ends after 200 ms of real time, then reads this clock
         await().atMost(LONG).until(head::passed);
-        assertEquals(1, queue.stats().wakeUps());
+        // Woken by its timer only: once, or once more per 200 ms the advance came late on a loaded machine (a timer
+        // that read the clock before the advance waits again); a wait that polled would wake far more often.
+        long timers = (System.nanoTime() - started) / Duration.ofMillis(200).toNanos() + 1;
+        long wakeUps = queue.stats().wakeUps();
+        assertTrue(wakeUps >= 1 && wakeUps <= timers, wakeUps + " wake-ups, at most " + timers + " timers");
     }
 
     @Test
