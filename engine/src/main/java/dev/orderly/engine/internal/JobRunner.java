@@ -326,11 +326,18 @@ final class JobRunner {
     /**
      * Applies the retry table to one error: counts it, then returns RETRY to dial again, or throws to fail the
      * request. A unit that is no longer needed is ABANDONed instead, whatever the error: it can not hurt the client
-     * any more.
+     * any more. An error that says the job ran (a failure, a timeout, a fatal error) heard once the unit is no longer
+     * needed is not counted and not reported as a failure: it is mostly the call's answer to the engine's own stop
+     * (a client that answers the interrupt with a {@code Tier2Exception}), and the job ends as abandoned.
      */
     private Step retryOrFail(Job job, Tier2Exception e, UnitCounts.Tally attempts, JobHandle handle)
             throws RequestFailedException {
         JobKey key = job.key();
+        if (!e.neverRan() && !needed.test(key)) {
+            LOG.debug("{} ended with {} on attempt {} after it stopped being needed; not counted: {}", key, e.kind(),
+                    job.attempt(), e.getMessage());
+            return Step.ABANDON;
+        }
         count(job, e, attempts);
         if (!needed.test(key)) {
             LOG.debug("{} failed on attempt {} after it stopped being needed: {}", key, job.attempt(), e.getMessage());
