@@ -91,6 +91,8 @@ final class LaunchBook {
         boolean pushedOut;
         /** Its not-before is a refused delay: it was refused for want of a slot, not failed. */
         boolean refusedWait;
+        /** A freed slot cut its refused delay short ({@code slotFreed}) and it has not dialed since. */
+        boolean hurried;
         /** The monitor's condition for this entry's thread; the book carries it and never uses it. */
         Condition turn;
 
@@ -202,6 +204,7 @@ final class LaunchBook {
             entry.notBeforeNanos = notBeforeNanos;
         }
         entry.refusedWait = refusal;
+        entry.hurried = false;
         wakeEligible(now);
         assert invariantsHold(now);
         return joined;
@@ -238,6 +241,11 @@ final class LaunchBook {
         queued.remove(entry.key);
         dialers.remove(entry.key);
         wakeEligible(now);
+        if (entry.hurried) {
+            // A freed slot's turn that it never used (it was cancelled, or its job ended, before it dialed): the next
+            // refused job of the window takes it, as it would have had this one not been there.
+            slotFreed(now);
+        }
     }
 
     /**
@@ -254,6 +262,7 @@ final class LaunchBook {
             if (e.refusedWait && !dialers.contains(e.key) && e.notBeforeNanos - now > 0) {
                 e.notBeforeNanos = now;
                 e.refusedWait = false;
+                e.hurried = true;
                 if (e.wait == Wait.TIMED) {
                     // Its delay is over: it looks again, and dials if a slot is free, else parks for one.
                     wake(e);
@@ -300,6 +309,7 @@ final class LaunchBook {
             turn = Turn.TIMED;
         } else if (inWindow && dialing() < window) {
             dialers.add(entry.key);
+            entry.hurried = false;
             turn = Turn.DIAL;
         } else {
             if (woken) {
