@@ -62,7 +62,7 @@ final class RequestRun {
         // interrupt sent to this thread, by the request's stop or by its job's cancel or withdrawal?
         this.safe = new SafeListener(id, request.listener(), this::interruptSentToThisThread);
         // JFR events are derived from the listener events, so the launch queue's paths carry no JFR code.
-        this.listener = new JfrListener(id, safe);
+        this.listener = new JfrListener(id, safe, this::cutByTheRequestsEnd);
         this.lookahead = Scheduler.lookahead(config.lookaheadFactor(), plan.workers());
         Scheduler.checkStages(plan.stages());
         this.running = new RunningJobs(lookahead, plan.stages());
@@ -87,6 +87,14 @@ final class RequestRun {
      */
     private boolean interruptSentToThisThread() {
         return scheduler.stopped() || running.interruptedForItsUnit(Thread.currentThread());
+    }
+
+    /**
+     * Whether the job on the calling thread, which abandons its run, was cut short by the request's end: the request
+     * stopped, and the job's own unit was neither cancelled (covered) nor withdrawn.
+     */
+    private boolean cutByTheRequestsEnd() {
+        return scheduler.stopped() && !running.interruptedForItsUnit(Thread.currentThread());
     }
 
     /** Runs the request to its end; returns when every segment was delivered and every thread of it has ended. */

@@ -13,6 +13,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.BooleanSupplier;
 import jdk.jfr.Event;
 import jdk.jfr.FlightRecorder;
 import jdk.jfr.FlightRecorderListener;
@@ -71,6 +72,9 @@ public final class JfrListener implements RequestListener {
 
     private final String requestId;
     private final RequestListener next;
+    // Asked on the thread of a job that abandons its run: was the run cut short by the request's end (it failed, was
+    // cancelled, or delivered its last segment), not by its own unit's cancellation? It is then cancelled.
+    private final BooleanSupplier cutByTheRequestsEnd;
     // Made by the first event that opens (OPEN, compare-and-set): a request with no recording running makes none.
     private volatile Map<JobKey, Open> open;
     private volatile SegmentDeliveredEvent lastDelivery;
@@ -88,8 +92,19 @@ public final class JfrListener implements RequestListener {
 
     /** Records the events of request {@code requestId}, then passes each on to {@code next}. */
     public JfrListener(String requestId, RequestListener next) {
+        this(requestId, next, () -> false);
+    }
+
+    /**
+     * Records the events of request {@code requestId}, then passes each on to {@code next}.
+     * {@code cutByTheRequestsEnd}, asked on the thread of a job that abandons its run, says whether the request's end
+     * cut the run short (it is then committed as {@code cancelled}, as one still open at the end would be) rather than
+     * its unit's own cancellation ({@code abandoned}).
+     */
+    public JfrListener(String requestId, RequestListener next, BooleanSupplier cutByTheRequestsEnd) {
         this.requestId = requestId;
         this.next = next;
+        this.cutByTheRequestsEnd = cutByTheRequestsEnd;
         this.lastDelivery = begun(new SegmentDeliveredEvent());
     }
 
@@ -179,7 +194,9 @@ public final class JfrListener implements RequestListener {
             // A wait or a dial the job gave up is not recorded: it ended in no dial, no answer.
             events.wait = null;
             events.dial = null;
-            endRun(key, events, "abandoned", "");
+            // A run cut short by the request's end was cancelled with it, as a run still open at the end would be.
+            boolean cut = events.run != null && cutByTheRequestsEnd.getAsBoolean();
+            endRun(key, events, cut ? "cancelled" : "abandoned", "");
             closeIfEmpty(key, events);
         }
         next.onAbandoned(key);
