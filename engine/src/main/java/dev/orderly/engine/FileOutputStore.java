@@ -5,9 +5,14 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.channels.Channels;
 import java.nio.channels.SeekableByteChannel;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
@@ -38,7 +43,7 @@ public final class FileOutputStore implements OutputStore {
         try {
             Files.createDirectories(dir);
         } catch (IOException e) {
-            throw new UncheckedIOException("can not create output directory " + dir + ": " + e, e);
+            throw new UncheckedIOException("can not create output directory " + dir + ": " + why(e), e);
         }
     }
 
@@ -76,7 +81,7 @@ public final class FileOutputStore implements OutputStore {
             }
             temp = null;
         } catch (IOException e) {
-            throw new IOException("can not write " + target + ": " + e, e);
+            throw new IOException("can not write " + target + ": " + why(e), e);
         } finally {
             if (temp != null) {
                 Files.deleteIfExists(temp);
@@ -94,7 +99,7 @@ public final class FileOutputStore implements OutputStore {
         try {
             Files.deleteIfExists(target);
         } catch (IOException e) {
-            throw new IOException("can not delete " + target + ": " + e, e);
+            throw new IOException("can not delete " + target + ": " + why(e), e);
         }
     }
 
@@ -117,7 +122,7 @@ public final class FileOutputStore implements OutputStore {
         } catch (NoSuchFileException e) {
             return Optional.empty();
         } catch (IOException e) {
-            throw new IOException("can not read " + target + ": " + e, e);
+            throw new IOException("can not read " + target + ": " + why(e), e);
         }
         // Files.readAllBytes would throw OutOfMemoryError here, which the engine takes for the VM's own and rethrows.
         throw new IOException("can not read " + target + ": it holds " + size
@@ -139,13 +144,36 @@ public final class FileOutputStore implements OutputStore {
         } catch (NoSuchFileException e) {
             return false;
         } catch (IOException e) {
-            throw new IOException("can not look up " + target + ": " + e, e);
+            throw new IOException("can not look up " + target + ": " + why(e), e);
         }
         if (attributes.isDirectory()) {
             // What read would refuse: saying false would have the segment run again only to fail at its delivery.
             throw new IOException("can not look up " + target + ": it is a directory, not a segment's output");
         }
         return true;
+    }
+
+    /**
+     * Why a file operation failed, in words, naming the file it failed on: Java's own text
+     * ({@code java.nio.file.FileAlreadyExistsException: /out/r-1}) reached a tier1's user through a tier2's failure
+     * reason and the engine's "giving up" line.
+     */
+    private static String why(IOException e) {
+        String reason = switch (e) {
+            case AccessDeniedException x -> "permission denied";
+            case NoSuchFileException x -> "no such file or directory";
+            case NotDirectoryException x -> "not a directory";
+            case FileAlreadyExistsException x -> "a file is in the way";
+            case DirectoryNotEmptyException x -> "a directory that is not empty is in the way";
+            case FileSystemException x when x.getReason() != null -> x.getReason();
+            default -> null;
+        };
+        if (e instanceof FileSystemException fs) {
+            String file = fs.getFile() == null ? "" : fs.getFile()
+                    + (fs.getOtherFile() == null ? "" : " -> " + fs.getOtherFile()) + ": ";
+            return file + (reason == null ? "input/output error" : reason);
+        }
+        return e.getMessage() == null ? "input/output error" : e.getMessage();
     }
 
     /** The longest output a segment's file may hold: the longest {@code byte[]} the JVM makes. */

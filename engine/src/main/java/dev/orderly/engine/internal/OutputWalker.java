@@ -6,6 +6,7 @@ import dev.orderly.api.RequestFailedException;
 import dev.orderly.api.RequestListener;
 import dev.orderly.api.RequestPlan;
 import dev.orderly.api.SegmentConsumer;
+import java.io.IOException;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -233,7 +234,11 @@ final class OutputWalker {
                 // Not the alarm's: the request's cancellation, which the walker's thread keeps.
                 Thread.currentThread().interrupt();
             }
-            throw new RequestFailedException(unit, unit + " output could not be " + done + ", giving up: " + failure,
+            // A store's IOException says what failed and where in its message (FileOutputStore's and S3OutputStore's
+            // name the path or the key); "java.io.IOException: " before it named Java's class to the request's user.
+            String why = failure instanceof IOException && failure.getMessage() != null ? failure.getMessage()
+                    : failure.toString();
+            throw new RequestFailedException(unit, unit + " output could not be " + done + ", giving up: " + why,
                     failure);
         }
         return answer;
