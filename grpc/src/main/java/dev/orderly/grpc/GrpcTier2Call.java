@@ -52,6 +52,8 @@ final class GrpcTier2Call implements Tier2Call, ClientResponseObserver<ProcessRa
     private boolean ended;
     // guarded by lock
     private Tier2Exception outcome;
+    // guarded by lock
+    private boolean deadlineBeforeAdmitted;
 
     GrpcTier2Call(Job job, String target) {
         this.what = job.requestId() + " segment " + job.key().segment() + " stage " + job.key().stage()
@@ -94,7 +96,27 @@ final class GrpcTier2Call implements Tier2Call, ClientResponseObserver<ProcessRa
 
     @Override
     public void onError(Throwable t) {
-        end(StatusMapping.toException(Status.fromThrowable(t), isAdmitted(), what));
+        Status status = Status.fromThrowable(t);
+        boolean wasAdmitted = isAdmitted();
+        if (status.getCode() == Status.Code.DEADLINE_EXCEEDED && !wasAdmitted) {
+            lock.lock();
+            try {
+                deadlineBeforeAdmitted = true;
+            } finally {
+                lock.unlock();
+            }
+        }
+        end(StatusMapping.toException(status, wasAdmitted, what));
+    }
+
+    /** Whether the call's deadline passed before any tier2 admitted it (or refused it): nobody answered. */
+    boolean deadlinePassedBeforeAdmitted() {
+        lock.lock();
+        try {
+            return deadlineBeforeAdmitted;
+        } finally {
+            lock.unlock();
+        }
     }
 
     @Override

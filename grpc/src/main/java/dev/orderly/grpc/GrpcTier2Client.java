@@ -52,7 +52,9 @@ public final class GrpcTier2Client implements Tier2Client, AutoCloseable {
      * says SERVING, so round_robin keeps picking it until keepalive (>= 10 s in grpc-java) kills the connection.
      * So the client also rebuilds its connections at once (ManagedChannel.enterIdle(): calls in flight go on), and
      * an instance that cannot complete a new HTTP/2 handshake is left out of the pick until it answers again. At
-     * most one rebuild per admissionTimeout: a window of dials timing out together rebuilds once.
+     * most one rebuild per admissionTimeout: a window of dials timing out together rebuilds once. A callTimeout
+     * shorter than the admission limit ends such a dial first; it rebuilds the same way (unless the dial may still
+     * have been waiting in a room, callTimeout not over admissionWait).
      */
     private final ManagedChannel channel;
     private final Channel calls;
@@ -148,6 +150,12 @@ public final class GrpcTier2Client implements Tier2Client, AutoCloseable {
             }
         } catch (Tier2Exception e) {
             call.close();
+            if (call.deadlinePassedBeforeAdmitted() && callTimeout != null
+                    && callTimeout.compareTo(admissionWait) > 0) {
+                // its callTimeout, shorter than its admission limit, ran out first: the same silence, longer than any
+                // room holds a dial, so the same instance that answers nothing
+                reconnect();
+            }
             throw closedOr(job, e);
         } catch (InterruptedException | RuntimeException e) {
             call.close();
