@@ -1,6 +1,8 @@
 package dev.orderly.grpc;
 
 import io.grpc.ChannelCredentials;
+import io.grpc.ChoiceChannelCredentials;
+import io.grpc.CompositeChannelCredentials;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
@@ -31,8 +33,9 @@ final class ClientChannels {
         if (b.credentials == null && !b.plaintext && !loopback) {
             throw new IllegalStateException(describe(b) + " is not loopback: give credentials(…) or call plaintext()");
         }
-        // Insecure credentials are plaintext too, given another way: the token must not take it off loopback.
-        boolean clear = b.credentials == null || b.credentials instanceof InsecureChannelCredentials;
+        // Insecure credentials are plaintext too, given another way (or wrapped): the token must not take it off
+        // loopback.
+        boolean clear = b.credentials == null || isPlaintext(b.credentials);
         if (clear && b.bearerToken != null && !loopback) {
             throw new IllegalStateException("a bearer token would cross the network in the clear to " + describe(b)
                     + ": give credentials(…) for TLS");
@@ -56,6 +59,23 @@ final class ClientChannels {
                 .keepAliveWithoutCalls(true)
                 .maxInboundMessageSize(b.maxMessageSize)
                 .build();
+    }
+
+    /**
+     * Whether calls may go out in the clear with {@code credentials}: plaintext itself, plaintext with call credentials
+     * ({@link CompositeChannelCredentials}), or a {@link ChoiceChannelCredentials} any of whose choices is plaintext.
+     */
+    private static boolean isPlaintext(ChannelCredentials credentials) {
+        if (credentials instanceof InsecureChannelCredentials) {
+            return true;
+        }
+        if (credentials instanceof CompositeChannelCredentials composite) {
+            return isPlaintext(composite.getChannelCredentials());
+        }
+        if (credentials instanceof ChoiceChannelCredentials choice) {
+            return choice.getCredentialsList().stream().anyMatch(ClientChannels::isPlaintext);
+        }
+        return false;
     }
 
     /** The target as a person wrote it, for messages. */
