@@ -36,8 +36,9 @@ import java.util.Objects;
  *     segment the client is reading; at most {@link #MAX_LOOKAHEAD_FACTOR}
  * @param ordered true for ordered launch through the launch queue; false for the unordered baseline, in which every
  *     refused job redials on its own after {@code refusedDelay}
- * @param stallWarning a request that has heard nothing but REFUSED or UNREACHABLE for this long (from its start, or
- *     from the first of them after a dial last got in) logs one WARN naming the last status and how many dials it made
+ * @param stallWarning a request that has heard nothing but REFUSED or UNREACHABLE for this long (from its first dial,
+ *     or from the first of them after a dial last got in) logs one WARN naming the last status and how many dials it
+ *     made
  * @param maxConcurrentJobs the most jobs alive at once across all the requests of one engine, shared fairly among
  *     them (a freed place goes to the waiting request with the fewest alive jobs); {@link #UNLIMITED_JOBS} (0) for no
  *     cap beyond each request's own {@code workers}. A job is alive from the moment its request's scheduler hands it

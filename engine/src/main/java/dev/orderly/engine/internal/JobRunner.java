@@ -199,6 +199,8 @@ final class JobRunner {
         if (stop != null) {
             return stop;
         }
+        // The request's first dial starts its stall count: a wait for a place before it was no refusal.
+        stall.dialing();
         if (!handle.dialing(true)) {
             return handle.cancelled() ? Step.ABANDON : Step.WITHDRAW;
         }

@@ -9,9 +9,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Notices a request that only ever hears "no": nothing but REFUSED or UNREACHABLE for {@code stallWarning}, from the
- * request's start or from the first "no" after its last dial that got in. It then logs one WARN, once per request,
- * naming the last status and how many dials the request has made (a wrong target otherwise hangs {@code run} in
- * silence). It also keeps the last {@link Tier2Exception} of the request, the cause of a deadline failure.
+ * request's first dial or from the first "no" after its last dial that got in (what held it back before its first
+ * dial, a wait for a place under the engine-wide job cap or its store look-ups, is no "no"). It then logs one WARN,
+ * once per request, naming the last status and how many dials the request has made (a wrong target otherwise hangs
+ * {@code run} in silence). It also keeps the last {@link Tier2Exception} of the request, the cause of a deadline
+ * failure.
  *
  * <p>Checked when a refusal comes in, so it needs no timer: a request that hears "no" hears it every
  * {@code refusedDelay}. An admission only sets {@code heardYes}, and only when it is clear: with every dial getting
@@ -30,6 +32,8 @@ final class StallWatch {
     private volatile long noSinceNanos;
     private final AtomicBoolean warned = new AtomicBoolean();
     private volatile boolean heardYes;
+    // False until a job of the request first dials; that dial starts the count (noSinceNanos is written first).
+    private volatile boolean dialed;
     private volatile Tier2Exception last;
 
     StallWatch(String requestId, Duration stallWarning) {
@@ -42,6 +46,17 @@ final class StallWatch {
         this.warnAfterNanos = saturatedNanos(stallWarning);
         this.nanoTime = nanoTime;
         this.noSinceNanos = nanoTime.getAsLong();
+    }
+
+    /**
+     * A job of the request is about to dial: the request's first dial starts the count of "no". Whatever held the
+     * request back before it (a wait for a place under the engine-wide job cap, its store look-ups) is not a "no".
+     */
+    void dialing() {
+        if (!dialed) {
+            noSinceNanos = nanoTime.getAsLong();
+            dialed = true;
+        }
     }
 
     /** A dial got in: the run of "no" is over; the next "no" starts a new one. */
