@@ -68,7 +68,8 @@ final class AdmissionLimit {
     interface Waiter {
         /**
          * It holds a slot now, to be given back with {@link AdmissionLimit#release(Seat)} when its job ends; it calls
-         * {@link AdmissionLimit#started()} before it starts the job (not when its client went away meanwhile).
+         * {@link AdmissionLimit#started()} as it tells its client {@code Admitted} (not when its client went away,
+         * or the server began to stop, before that).
          */
         void admitted(Seat<Waiter> slot);
 
@@ -203,9 +204,9 @@ final class AdmissionLimit {
     }
 
     /**
-     * The dial told {@link Waiter#admitted} starts its job: it counts as admitted. Counted here, not when the slot is
-     * handed over, because a waiter whose client went away in that moment gives the slot straight back unused, and a
-     * job that never ran is no admission.
+     * The dial told {@link Waiter#admitted} starts its job and tells its client so: it counts as admitted. Counted
+     * then, not when the slot is handed over, because a waiter whose client went away in between gives the slot back
+     * unused, and a job that never ran is no admission.
      */
     void started() {
         lock.lock();

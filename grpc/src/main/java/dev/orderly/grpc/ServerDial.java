@@ -87,7 +87,7 @@ final class ServerDial implements AdmissionLimit.Waiter {
     @Override
     public void admitted(Seat<AdmissionLimit.Waiter> slot) {
         ServerJob j = new ServerJob(job, work, runner.worker(), runner.outputs(), responses,
-                () -> slots.release(slot), runner.running()::remove);
+                () -> slots.release(slot), slots::started, runner.running()::remove);
         boolean clientThere;
         lock.lock();
         try {
@@ -102,14 +102,13 @@ final class ServerDial implements AdmissionLimit.Waiter {
             slots.release(slot); // nobody to run it for: the slot goes to the next waiter, and nothing counts
             return;
         }
-        if (runner.running().add(j)) {
-            slots.started();
-        } else {
+        if (!runner.running().add(j)) {
             // admitted as the server began to stop, after it stopped the jobs it had: stopped now, it never runs
             // its worker (so it is no admission), its client hears UNAVAILABLE (nothing ran), and its thread gives
             // the slot back
             j.cancel(ServerJob.Why.SERVER_STOPPING);
         }
+        // counted as Admitted is sent (ServerJob.start), not here: its client may go away from now until then
         j.start(runner.instanceName(), runner.timer(), runner.executionTimeout());
     }
 

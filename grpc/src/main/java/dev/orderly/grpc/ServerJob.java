@@ -57,6 +57,7 @@ final class ServerJob implements Runnable {
     private final JobOutputs outputs;
     private final ServerCallStreamObserver<ProcessRangeResponse> responses;
     private final Runnable releaseSlot;
+    private final Runnable onAdmitted;
     private final Consumer<ServerJob> onEnd;
     private final ReentrantLock lock = new ReentrantLock();
 
@@ -72,9 +73,11 @@ final class ServerJob implements Runnable {
     /**
      * @param outputs where {@link JobContext#writeOutput} writes; null when the server has none
      * @param releaseSlot gives the job's slot back; run exactly once, when the job's thread is done
+     * @param onAdmitted counts the admission; run at most once, as {@code Admitted} is sent, and not at all for a job
+     *     stopped before it started (its client went away as it was handed the slot, or the server stops)
      */
     ServerJob(Job job, byte[] work, JobWorker worker, JobOutputs outputs,
-              ServerCallStreamObserver<ProcessRangeResponse> responses, Runnable releaseSlot,
+              ServerCallStreamObserver<ProcessRangeResponse> responses, Runnable releaseSlot, Runnable onAdmitted,
               Consumer<ServerJob> onEnd) {
         this.job = job;
         this.work = work;
@@ -82,6 +85,7 @@ final class ServerJob implements Runnable {
         this.outputs = outputs;
         this.responses = responses;
         this.releaseSlot = releaseSlot;
+        this.onAdmitted = onAdmitted;
         this.onEnd = onEnd;
     }
 
@@ -96,7 +100,10 @@ final class ServerJob implements Runnable {
         lock.lock();
         try {
             try {
-                if (stopped == null) { // a job stopped before it started (the server stopping) never ran: no Admitted
+                // a job stopped before it started (its client gone, the server stopping) never runs its worker:
+                // no Admitted, and no admission
+                if (stopped == null) {
+                    onAdmitted.run();
                     responses.onNext(ProcessRangeResponse.newBuilder()
                             .setAdmitted(Admitted.newBuilder().setInstance(instanceName)).build());
                 }
