@@ -12,7 +12,8 @@ import java.util.Objects;
  *     {@code Integer.MAX_VALUE} once there)
  * @param readingSegment the segment the request's client waited for when the job dialed, between 0 and
  *     {@code key.segment()}: a job is dialed only for a segment the client has not read yet, so its {@link #rank()}
- *     is never negative. A tier2 with a waiting room hands freed slots to the lowest rank first.
+ *     is never negative. A tier2 with a waiting room weighs ranks across tenants (which waiter a full room turns
+ *     away); within one request it hands freed slots to the lowest segment, since a rank is as old as its dial.
  */
 public record Job(String requestId, JobKey key, int attempt, long readingSegment) {
 

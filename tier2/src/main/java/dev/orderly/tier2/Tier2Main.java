@@ -94,8 +94,9 @@ public final class Tier2Main implements Callable<Integer> {
 
     @Option(names = "--room", paramLabel = "N", defaultValue = "0",
             description = "Seats in the waiting room: when every slot is taken, a dial that asks to wait (a client with"
-                    + " admissionWait) is held, holding no slot, and handed the next slot that frees (tenants in"
-                    + " turn, lowest rank first); 0 is no room, every dial refused at once when full, 0..100000"
+                    + " admissionWait) is held, holding no slot, and handed the next slot that frees (to the waiting"
+                    + " tenant with the fewest jobs running here, round robin among equals; within a request to its"
+                    + " lowest segment); 0 is no room, every dial refused at once when full, 0..100000"
                     + " (default: ${DEFAULT-VALUE}).")
     private int room;
 

@@ -10,7 +10,7 @@ import java.util.Objects;
  * <p>With {@link Mode#REFUSE} a full instance refuses every dial at once, like the original tier2. With
  * {@link Mode#WAIT} each instance has a waiting room of {@code room} seats: a dial that asks to wait (a tenant using
  * ordered launch with the waiting room) takes a seat at {@code waitAt} instances at once, is admitted into the first
- * slot that frees at any of them (tenants round robin, lowest rank first; see
+ * slot that frees at any of them (fewest running tenant first, round robin among equals, its lowest segment; see
  * {@link dev.orderly.grpc.room.WaitingRoom}), and is refused if none frees within {@code maxWait}. Dials that do not
  * ask to wait (ordered launch without the room, the unordered baseline, old clients) are refused at once as before.
  *

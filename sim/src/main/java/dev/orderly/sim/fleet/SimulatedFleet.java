@@ -22,7 +22,8 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>With an {@link Admission} that has a waiting room, each instance keeps one ({@link WaitingRoom}, the same rules a
  * gRPC tier2 uses): a tenant made with {@link #waitingTenant} waits there for a slot instead of being refused, and a
- * slot given back goes at once to a waiter (tenants round robin, lowest rank first). A waiter holds no slot.
+ * slot given back goes at once to a waiter (the waiting tenant with the fewest jobs running there, round robin among
+ * equals; within it the lowest segment). A waiter holds no slot.
  *
  * <h2>Invariants (all guarded by {@code lock})</h2>
  * <ul>

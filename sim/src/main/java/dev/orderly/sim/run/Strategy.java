@@ -14,8 +14,8 @@ public enum Strategy {
     ORACLE("oracle"),
     /**
      * Ordered launch whose dials wait in the fleet's waiting rooms: a full instance holds the dial and hands it the
-     * next slot that frees there (tenants round robin, lowest rank first) instead of refusing it at once. The launch
-     * window still bounds how many of a request's jobs dial, so how many wait. See {@code Admission}.
+     * next slot that frees there (fewest running tenant first, its lowest segment) instead of refusing it at once.
+     * The launch window still bounds how many of a request's jobs dial, so how many wait. See {@code Admission}.
      */
     WAITING("ordered + waiting room");
 
