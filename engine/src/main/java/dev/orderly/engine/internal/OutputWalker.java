@@ -102,6 +102,12 @@ final class OutputWalker {
     /** Delivers one segment; false if the request was stopped first. */
     private boolean deliver(long segment) throws RequestFailedException {
         JobKey unit = new JobKey(segment, plan.lastStage());
+        if (Thread.currentThread().isInterrupted()) {
+            // Left by code that runs on this thread (see awaitOutput), looked at before anything else: with the output
+            // ready, the walker would not wait, and the interrupt would end the store's read (blamed on the store) or
+            // reach the client's next call.
+            throw interruptLeftOnTheThread(unit, null);
+        }
         int reruns = 0;
         lookUpStoredSegments();
         while (true) {
@@ -161,10 +167,19 @@ final class OutputWalker {
             return scheduler.awaitOutput(unit.segment(), deadline);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new RequestFailedException(unit, unit + " output could not be awaited: the output walker's thread"
-                    + " was interrupted, and not by a cancellation of the request (the client, the store or the"
-                    + " listener, which run on it, left the interrupt set)", e);
+            throw interruptLeftOnTheThread(unit, e);
         }
+    }
+
+    /**
+     * The failure for an interrupt found on the walker's thread before {@code unit}'s segment: not a cancellation's
+     * (after one, no failure of the walker is reported), so one left by the client, the store or the listener. The
+     * interrupt stays set.
+     */
+    private static RequestFailedException interruptLeftOnTheThread(JobKey unit, InterruptedException cause) {
+        return new RequestFailedException(unit, unit + " output could not be awaited: the output walker's thread"
+                + " was interrupted, and not by a cancellation of the request (the client, the store or the"
+                + " listener, which run on it, left the interrupt set)", cause);
     }
 
     /**
