@@ -38,8 +38,14 @@ public interface OutputStore {
      * default reads it; a store that can answer more cheaply (a file's existence, an object's metadata) should.
      *
      * @throws IOException if the store could not be asked; this fails the request
+     * @throws IllegalStateException (the default) if {@link #read} returned null, against its contract
      */
     default boolean contains(long segment) throws IOException {
-        return read(segment).isPresent();
+        Optional<byte[]> output = read(segment);
+        if (output == null) {
+            throw new IllegalStateException("the OutputStore broke its contract, read(" + segment
+                    + ") returned null instead of an Optional");
+        }
+        return output.isPresent();
     }
 }
