@@ -4,6 +4,7 @@ import dev.orderly.api.OutputStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.channels.Channels;
+import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -172,6 +173,9 @@ public final class FileOutputStore implements OutputStore {
             String file = fs.getFile() == null ? "" : fs.getFile()
                     + (fs.getOtherFile() == null ? "" : " -> " + fs.getOtherFile()) + ": ";
             return file + (reason == null ? "input/output error" : reason);
+        }
+        if (e instanceof ClosedByInterruptException) {
+            return "interrupted: the thread was interrupted, which closes the file";
         }
         return e.getMessage() == null ? "input/output error" : e.getMessage();
     }
