@@ -11,9 +11,10 @@ import java.util.Optional;
  * @param admissions dials a tier2 took
  * @param dials dials, admitted or not
  * @param refusals dials refused or unreachable (not counted against the job)
- * @param failures jobs that got in and failed with a retryable error
- * @param executionTimeouts jobs that got in and ran past their deadline
- * @param reruns segments re-run because their output was missing after success
+ * @param failures times a job got in and failed with a retryable error (a unit that failed three times counts 3)
+ * @param executionTimeouts times a job got in and ran past its deadline
+ * @param reruns re-runs of a segment whose output was missing after success (a segment re-run twice counts 2; with
+ *     resume, one found in the store and missing at its read counts too)
  * <p>A request that delivered nothing has no first segment: its {@code timeToFirstSegment} is the sentinel
  * {@link #NO_FIRST_SEGMENT} (a negative duration, never a real time), so it can not be mistaken for an instant first
  * segment. {@link #firstSegment()} says the same as an {@code Optional}; prefer it.
