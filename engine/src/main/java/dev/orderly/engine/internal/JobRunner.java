@@ -204,7 +204,6 @@ final class JobRunner {
         if (!handle.dialing(true)) {
             return handle.cancelled() ? Step.ABANDON : Step.WITHDRAW;
         }
-        boolean delayOwed = attempts.failureDelayOwed;
         attempts.failureDelayOwed = false;
         // The client may have read past this segment since the check above: the job is then abandoned, rank 0 meanwhile.
         // The count stops at the int's top rather than wrap to a negative attempt, which no Job takes: a unit refused
@@ -215,16 +214,10 @@ final class JobRunner {
         Job job = new Job(requestId, key, attempts.dials, Math.min(reading.getAsLong(), key.segment()));
         Tier2Call call = null;
         Tier2Exception error = null;
-        Step notDialed = null;
         try {
             listener.onDial(job);
-            // The listener may have taken its time: a job withdrawn meanwhile (a withdrawal does not interrupt a job
-            // marked dialing), or whose unit stopped being needed, does not dial.
-            notDialed = stopBeforeDial(key, handle);
-            if (notDialed == null) {
-                LOG.debug("dial {} attempt {}", key, job.attempt());
-                call = tier2.dial(job);
-            }
+            LOG.debug("dial {} attempt {}", key, job.attempt());
+            call = tier2.dial(job);
         } catch (Tier2Exception e) {
             error = e;
         } catch (RuntimeException e) {
@@ -232,18 +225,12 @@ final class JobRunner {
         } finally {
             // Before the answer is handled: from here a withdrawal interrupts the job wherever it waits next.
             handle.dialing(false);
-            // Counted as it returns, however it returns, before the answer is handled (the stall warning reads it);
-            // one stopped after onDial counts as a dial cut short, as the listener heard it.
+            // Counted as it returns, however it returns, before the answer is handled (the stall warning reads it).
             if (call != null) {
                 counters.dialAdmitted();
             } else {
                 counters.dialNotAdmitted();
             }
-        }
-        if (notDialed != null) {
-            // Nothing reached a tier2: a failure delay the unit owed is still owed, by its next job.
-            attempts.failureDelayOwed = delayOwed;
-            return notDialed;
         }
         if (error != null) {
             return retryOrFail(job, error, attempts, handle);
