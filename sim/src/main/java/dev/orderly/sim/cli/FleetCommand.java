@@ -167,6 +167,9 @@ final class FleetCommand implements Callable<Integer> {
         Thread stopChildren = Thread.ofPlatform().unstarted(() -> {
             stopFleet();
             stopS3();
+            // A fleet or S3Proxy is recorded once it listens: children still starting are stopped here, or they
+            // would listen for ever once the JVM halts.
+            ProcessHandle.current().children().forEach(ProcessHandle::destroyForcibly);
             // The JVM halts once its hooks are done, maybe before the finally below: the work directory holds the
             // run's TLS private key and bearer token, which must not outlive a Ctrl-C either.
             deleteTree(work, false);
