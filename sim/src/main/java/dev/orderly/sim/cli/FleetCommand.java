@@ -33,6 +33,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
@@ -68,7 +70,7 @@ import picocli.CommandLine.Spec;
                     + " (each instance is a JVM)."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:every request delivered every segment", "1:a request failed, a tier2 would not start,"
-                + " or the picture could not be written", "2:bad option or value"})
+                + " every tier2 ended mid-run, or the picture could not be written", "2:bad option or value"})
 final class FleetCommand implements Callable<Integer> {
 
     private static final String BUCKET = "orderly-fleet";
@@ -251,12 +253,33 @@ final class FleetCommand implements Callable<Integer> {
             Thread killer = killOneAt == null ? null : Thread.ofVirtual().start(() -> killLater(fleet, f));
             ProgressPrinter printer = new ProgressPrinter(out, terminal);
             Duration period = terminal ? Duration.ofMillis(200) : Duration.ofSeconds(2);
+            // The engine redials a fleet that is gone for ever (a real one may come back): when every process of
+            // this one has ended, and not because the command stops it, the run is cancelled and said to have failed.
+            Thread runner = Thread.currentThread();
+            AtomicBoolean watching = new AtomicBoolean(true);
+            AtomicBoolean fleetGone = new AtomicBoolean();
+            CompletableFuture.allOf(fleet.processes().stream().map(Process::onExit)
+                    .toArray(CompletableFuture[]::new)).thenRun(() -> {
+                        if (running.get() == fleet && watching.compareAndSet(true, false)) {
+                            fleetGone.set(true);
+                            runner.interrupt();
+                        }
+                    });
             try {
                 RunResult result = new SimulationRun(scenario, run, period, quiet ? p -> { } : printer,
                         UnaryOperator.identity(), s -> new GrpcFleet(client, waiting, tenantOutputs)).run();
                 printer.finish();
                 return result;
+            } catch (InterruptedException e) {
+                if (fleetGone.get()) {
+                    throw new IOException("every tier2 process ended during the run, " + exits(fleet)
+                            + " (see " + dir.resolve("tier2-<i>.log") + ")");
+                }
+                throw e;
             } finally {
+                if (!watching.compareAndSet(true, false) && fleetGone.get()) {
+                    Thread.interrupted(); // the watcher's, had the run ended as the fleet did
+                }
                 if (killer != null) {
                     killer.interrupt();
                     killer.join(Duration.ofSeconds(5));
@@ -265,6 +288,16 @@ final class FleetCommand implements Callable<Integer> {
         } finally {
             stopFleet();
         }
+    }
+
+    /** How each process of {@code fleet} ended: {@code tier2 0 exit 137, tier2 1 exit 137}. */
+    private static String exits(Tier2Processes fleet) {
+        List<Process> all = fleet.processes();
+        List<String> said = new ArrayList<>();
+        for (int i = 0; i < all.size(); i++) {
+            said.add("tier2 " + i + " exit " + all.get(i).exitValue());
+        }
+        return String.join(", ", said);
     }
 
     /** One small request before the measured run, so neither strategy pays for loading and compiling the code. */
