@@ -1,6 +1,7 @@
 package dev.orderly.sim.tier2;
 
 import dev.orderly.s3.S3Clients;
+import dev.orderly.sim.cli.DurationConverter;
 import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
@@ -118,7 +119,8 @@ public final class S3ProxyProcess implements AutoCloseable {
         try {
             line = first.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
-            throw new IOException("S3Proxy did not say it listens within " + timeout + " (see " + log + ")");
+            throw new IOException("S3Proxy did not say it listens within " + DurationConverter.format(timeout)
+                    + " (see " + log + ")");
         } catch (ExecutionException e) {
             throw new IOException("S3Proxy ended before it listened (see " + log + ")", e.getCause());
         }

@@ -1,5 +1,6 @@
 package dev.orderly.sim.tier2;
 
+import dev.orderly.sim.cli.DurationConverter;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -112,8 +113,8 @@ public final class Tier2Processes implements AutoCloseable {
         try {
             line = first.get(startTimeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
-            throw new IOException("tier2 " + i + " did not say it listens within " + startTimeout
-                    + " (see " + logs.resolve("tier2-" + i + ".log") + ")");
+            throw new IOException("tier2 " + i + " did not say it listens within "
+                    + DurationConverter.format(startTimeout) + " (see " + logs.resolve("tier2-" + i + ".log") + ")");
         } catch (ExecutionException e) {
             throw new IOException("tier2 " + i + " ended before it listened (exit " + exitOf(p) + ", see "
                     + logs.resolve("tier2-" + i + ".log") + ")", e.getCause());
