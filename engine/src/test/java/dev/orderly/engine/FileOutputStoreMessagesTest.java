@@ -63,4 +63,13 @@ class FileOutputStoreMessagesTest {
         // The atomic rename onto a directory: the system's own reason (Linux's EISDIR), after both files.
         assertEquals(" -> " + target + ": Is a directory", message.substring(message.lastIndexOf(" -> ")), message);
     }
+
+    @Test
+    void aDirectoryWhereAnOutputIsReadIsSaidInTheSystemsWords() throws IOException {
+        FileOutputStore store = new FileOutputStore(dir);
+        Path target = store.pathOf(4);
+        Files.createDirectory(target);
+        IOException e = assertThrows(IOException.class, () -> store.read(4));
+        assertEquals("can not read " + target + ": Is a directory", e.getMessage());
+    }
 }
