@@ -5,9 +5,12 @@ import dev.orderly.api.JobKey;
 import dev.orderly.api.Tier2Call;
 import dev.orderly.api.Tier2Exception;
 import dev.orderly.grpc.GrpcTier2Client;
+import dev.orderly.sim.tier2.ChildProcesses;
 import dev.orderly.sim.tier2.FleetSecurity;
 import dev.orderly.sim.tier2.Tier2Processes;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -99,6 +102,17 @@ final class FleetBenchCommand implements Callable<Integer> {
         out.printf(Locale.ROOT, "orderly fleet bench: %d tier2 processes on 127.0.0.1, %d cores, %s%n", instances,
                 Runtime.getRuntime().availableProcessors(), System.getProperty("java.vm.name") + " "
                         + Runtime.version());
+        // Ctrl-C: the children are stopped (their gate's own hook does it too) before their directory, with the TLS
+        // key in it, is deleted.
+        Thread cleanUp = Thread.ofPlatform().unstarted(() -> {
+            ChildProcesses.ofThisJvm().stopAll();
+            try {
+                deleteTree(dir);
+            } catch (IOException | UncheckedIOException e) {
+                // the JVM is ending: a file the OS would not let go stays in the temporary directory
+            }
+        });
+        Runtime.getRuntime().addShutdownHook(cleanUp);
         try {
             List<Measured> measured = new ArrayList<>();
             for (FleetSecurity security : List.of(FleetSecurity.tls(dir.resolve("tls")), FleetSecurity.plaintext())) {
@@ -110,6 +124,11 @@ final class FleetBenchCommand implements Callable<Integer> {
                     .run(dir);
         } finally {
             deleteTree(dir);
+            try {
+                Runtime.getRuntime().removeShutdownHook(cleanUp);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook is running or ran
+            }
         }
         return 0;
     }
@@ -165,7 +184,7 @@ final class FleetBenchCommand implements Callable<Integer> {
         out.printf(Locale.ROOT, "%-48s " + format + " " + format + " %8.2fx%n", what, a, b, b == 0 ? 0 : a / b);
     }
 
-    private static void deleteTree(Path dir) throws java.io.IOException {
+    private static void deleteTree(Path dir) throws IOException {
         try (java.util.stream.Stream<Path> paths = Files.walk(dir)) {
             for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
                 Files.deleteIfExists(p);

@@ -17,6 +17,7 @@ import dev.orderly.sim.run.RunSpec;
 import dev.orderly.sim.run.Scenario;
 import dev.orderly.sim.run.SimulationRun;
 import dev.orderly.sim.run.Strategy;
+import dev.orderly.sim.tier2.ChildProcesses;
 import dev.orderly.sim.tier2.FleetSecurity;
 import dev.orderly.sim.tier2.GrpcFleet;
 import dev.orderly.sim.tier2.S3ProxyProcess;
@@ -169,9 +170,10 @@ final class FleetCommand implements Callable<Integer> {
         Thread stopChildren = Thread.ofPlatform().unstarted(() -> {
             stopFleet();
             stopS3();
-            // A fleet or S3Proxy is recorded once it listens: children still starting are stopped here, or they
-            // would listen for ever once the JVM halts.
-            ProcessHandle.current().children().forEach(ProcessHandle::destroyForcibly);
+            // A fleet or S3Proxy is recorded once it listens: children still starting, or being started right now,
+            // are stopped here (and no more start), or they would listen for ever once the JVM halts. Before the
+            // work directory goes: a child still starting reads its certificate and writes its outputs there.
+            ChildProcesses.ofThisJvm().stopAll();
             // The JVM halts once its hooks are done, maybe before the finally below: the work directory holds the
             // run's TLS private key and bearer token, which must not outlive a Ctrl-C either.
             deleteTree(work, false);
@@ -195,8 +197,9 @@ final class FleetCommand implements Callable<Integer> {
             }
             return report(scenario, results, started);
         } catch (IOException e) {
-            // A tier2 or S3Proxy that would not start says "see <work>/.../tier2-0.log": that log must outlive us.
-            keepLogs = true;
+            // A tier2 or S3Proxy that would not start says "see <work>/.../tier2-0.log": that log must outlive us,
+            // unless the command was told to stop (its hook deletes the work directory, key and token included).
+            keepLogs = !ChildProcesses.ofThisJvm().isStopping();
             throw e;
         } finally {
             stopFleet();

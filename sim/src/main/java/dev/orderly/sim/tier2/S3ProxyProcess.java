@@ -67,7 +67,8 @@ public final class S3ProxyProcess implements AutoCloseable {
         command.add(IDENTITY);
         command.add(CREDENTIAL);
         Path log = logs.resolve("s3proxy.log");
-        Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+        Process p = ChildProcesses.ofThisJvm().start(
+                new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.appendTo(log.toFile())));
         S3ProxyProcess started = null;
         try {
             int port = awaitPort(p, log, startTimeout);

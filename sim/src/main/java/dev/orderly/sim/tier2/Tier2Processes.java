@@ -20,7 +20,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * A fleet of tier2 child processes on 127.0.0.1, each a {@code Tier2Main} run by the same JDK with the same class
  * path. {@link #start} waits (bounded) for each child's {@code listening on} line and reads its port from it;
  * {@link #close()} stops every child still alive (SIGTERM, then SIGKILL), waits for it, and is safe to call from a
- * shutdown hook. A child's standard error goes to {@code <logs>/tier2-<i>.log}.
+ * shutdown hook. A child's standard error goes to {@code <logs>/tier2-<i>.log}. Each child is started through
+ * {@link ChildProcesses#ofThisJvm()}, so none outlives this JVM, not even one started as it ends.
  *
  * <h2>Invariants (guarded by {@code lock})</h2>
  * {@code children} holds every process started, dead or alive, until {@link #close()}; nothing is started after it.
@@ -96,7 +97,7 @@ public final class Tier2Processes implements AutoCloseable {
             if (closed) {
                 throw new IllegalStateException("the fleet is closed");
             }
-            p = pb.start();
+            p = ChildProcesses.ofThisJvm().start(pb);
             children.add(p);
         } finally {
             lock.unlock();
