@@ -25,6 +25,15 @@ public interface DialGate {
     void leave(JobKey key);
 
     /**
+     * The job took its turn and stops without dialing (its unit is no longer needed, or it gives its worker up): it
+     * leaves, as {@link #leave}, and a gate that let it dial early for a slot freed on a tier2 ({@link #slotFreed})
+     * passes that early turn on, since the slot is still free. {@code leave(key)} by default.
+     */
+    default void leaveWithoutDialing(JobKey key) {
+        leave(key);
+    }
+
+    /**
      * A job of the request has just ended on a tier2, freeing its slot there: a gate may let a refused job dial
      * sooner. Nothing by default.
      */

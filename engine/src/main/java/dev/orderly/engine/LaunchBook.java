@@ -91,7 +91,10 @@ final class LaunchBook {
         boolean pushedOut;
         /** Its not-before is a refused delay: it was refused for want of a slot, not failed. */
         boolean refusedWait;
-        /** A freed slot cut its refused delay short ({@code slotFreed}) and it has not dialed since. */
+        /**
+         * A freed slot cut its refused delay short ({@code slotFreed}) and it has not reported a dial since (it may
+         * hold its turn: {@link #leaveWithoutDialing} then passes the early turn on).
+         */
         boolean hurried;
         /** The monitor's condition for this entry's thread; the book carries it and never uses it. */
         Condition turn;
@@ -235,13 +238,28 @@ final class LaunchBook {
         assert invariantsHold(now);
     }
 
+    /**
+     * The job of {@code key} took its turn and stops without dialing: it leaves, as {@link #leave}, and an early turn
+     * a freed slot gave it is passed on, as when it leaves before its turn.
+     */
+    void leaveWithoutDialing(JobKey key, long now) {
+        assert held();
+        if (queued.containsKey(key)) {
+            // Its turn unused: it leaves as a job that never came back for it, so remove passes an early turn on.
+            dialers.remove(key);
+        }
+        leave(key, now);
+    }
+
     /** The thread waiting for {@code entry}'s turn gave up (it was interrupted): the job is no longer queued. */
     void remove(Entry entry, long now) {
         assert held();
         queued.remove(entry.key);
-        dialers.remove(entry.key);
+        // A job that holds its turn and leaves has dialed (a tier2 took it): the early turn, if it had one, was used.
+        boolean dialed = dialers.remove(entry.key);
+        boolean unused = entry.hurried && !dialed;
         wakeEligible(now);
-        if (entry.hurried) {
+        if (unused) {
             // A freed slot's turn that it never used (it was cancelled, or its job ended, before it dialed): the next
             // refused job of the window takes it, as it would have had this one not been there.
             slotFreed(now);
@@ -309,7 +327,6 @@ final class LaunchBook {
             turn = Turn.TIMED;
         } else if (inWindow && dialing() < window) {
             dialers.add(entry.key);
-            entry.hurried = false;
             turn = Turn.DIAL;
         } else {
             if (woken) {

@@ -439,6 +439,30 @@ public final class LaunchQueue implements DialGate {
     }
 
     /**
+     * The job of {@code key} took its turn and stops without dialing (its unit is no longer needed, or it gives its
+     * worker up): it leaves, as {@link #leave}, and if a freed slot let it dial early ({@link #slotFreed}), the next
+     * refused job of the window gets that early turn, as when a job leaves before it comes back for its turn.
+     */
+    @Override
+    public void leaveWithoutDialing(JobKey key) {
+        Objects.requireNonNull(key, "key");
+        if (noQueueDialers.remove(key)) {
+            // Never queued, so never hurried: giving the slot back is all there is to do.
+            giveNoQueueSlotBack();
+            return;
+        }
+        lock.lock();
+        try {
+            if (book.holds(key)) {
+                book.leaveWithoutDialing(key, nanoTime.getAsLong());
+                changed();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
      * A job of this request has just ended on a tier2, so a slot is free there now. The first job of the window that
      * sits out a refused delay (it was turned away for want of a slot) may dial at once instead of at the end of its
      * delay: otherwise the slot idles, or goes to another request's random redial, for up to {@code refusedDelay}.

@@ -197,11 +197,14 @@ final class JobRunner {
         gate.awaitTurn(key);
         Step stop = stopBeforeDial(key, handle);
         if (stop != null) {
+            // Its turn unused: an early turn a freed slot gave it goes to the next refused job.
+            gate.leaveWithoutDialing(key);
             return stop;
         }
         // The request's first dial starts its stall count: a wait for a place before it was no refusal.
         stall.dialing();
         if (!handle.dialing(true)) {
+            gate.leaveWithoutDialing(key);
             return handle.cancelled() ? Step.ABANDON : Step.WITHDRAW;
         }
         attempts.failureDelayOwed = false;
