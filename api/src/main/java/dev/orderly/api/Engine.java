@@ -32,7 +32,9 @@ public interface Engine {
      *     request has not started)
      * @throws InterruptedException if the calling thread was interrupted (an interrupt pending at the call is thrown
      *     before anything is dialed); the request was cancelled, and the figures so far ride along as a suppressed
-     *     {@code RequestFailedException}: see {@link RequestFailedException#partialResultOf(Throwable)}
+     *     {@code RequestFailedException}: see {@link RequestFailedException#partialResultOf(Throwable)}. An interrupt
+     *     that comes once the request has failed, while {@code run} waits for its threads to end, does not hide the
+     *     failure: {@code run} throws the failure instead, with the calling thread's interrupt set again
      */
     RequestResult run(Request request) throws RequestFailedException, InterruptedException;
 }

@@ -75,11 +75,26 @@ final class StructuredRequestScope implements RequestScope, StructuredTaskScope.
         try (StructuredTaskScope<Optional<Throwable>, Void> outer = StructuredTaskScope.open(
                 StructuredTaskScope.Joiner.<Optional<Throwable>>awaitAllSuccessfulOrThrow(),
                 config -> config.withThreadFactory(threads).withName(name + "-owner"))) {
-            Subtask<Optional<Throwable>> owner = outer.fork(() -> runAsOwner(walker, jobs));
+            AtomicReference<Optional<Throwable>> failed = new AtomicReference<>();
+            Subtask<Optional<Throwable>> owner = outer.fork(() -> {
+                Optional<Throwable> failure = runAsOwner(walker, jobs);
+                failed.set(failure);
+                return failure;
+            });
             try {
                 outer.join();
             } catch (StructuredTaskScope.FailedException e) {
                 throw VirtualOwner.rethrown(e.getCause());
+            } catch (InterruptedException e) {
+                // Cancels the owner and waits for it, so for every thread of the request. An owner that returns a
+                // failure had failed before the interrupt came: the caller gets the failure, its interrupt set.
+                outer.close();
+                Optional<Throwable> failure = failed.get();
+                if (failure != null && failure.isPresent()) {
+                    Thread.currentThread().interrupt();
+                    return failure;
+                }
+                throw e;
             }
             return owner.get();
         }
@@ -113,10 +128,17 @@ final class StructuredRequestScope implements RequestScope, StructuredTaskScope.
             }
         }
         boolean stillPending = Thread.interrupted();
+        Throwable failure = firstFailure.get();
         if (interrupted || stillPending) {
+            if (failure != null && !(failure instanceof InterruptedException)) {
+                // A failure cancelled the scope: the request had failed, and the interrupt only cut into its
+                // teardown. The caller gets the failure, and its interrupt stays set.
+                Thread.currentThread().interrupt();
+                return Optional.of(failure);
+            }
             throw new InterruptedException("request " + name + " cancelled by interrupt");
         }
-        return Optional.ofNullable(firstFailure.get());
+        return Optional.ofNullable(failure);
     }
 
     @Override

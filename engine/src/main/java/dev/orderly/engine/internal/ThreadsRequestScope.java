@@ -107,15 +107,24 @@ final class ThreadsRequestScope implements RequestScope {
             throw e;
         }
         interrupted |= awaitEveryThread();
-        if (interrupted || Thread.interrupted()) {
-            throw new InterruptedException("request " + name + " cancelled by interrupt");
-        }
+        Throwable failure;
         lock.lock();
         try {
-            return Optional.ofNullable(firstFailure);
+            failure = firstFailure;
         } finally {
             lock.unlock();
         }
+        if (interrupted || Thread.interrupted()) {
+            if (failure != null && !(failure instanceof InterruptedException)) {
+                // A failure cancelled the scope before the interrupt came (it is kept only while not cancelled): the
+                // request had failed, and the interrupt only cut into its teardown. The caller gets the failure, and
+                // its interrupt stays set.
+                Thread.currentThread().interrupt();
+                return Optional.of(failure);
+            }
+            throw new InterruptedException("request " + name + " cancelled by interrupt");
+        }
+        return Optional.ofNullable(failure);
     }
 
     private void fork(Callable<Void> task, boolean isWalker) {
