@@ -256,6 +256,12 @@ final class OutputWalker {
             throw new RequestFailedException(unit, unit + " output could not be " + done + ", giving up: " + why,
                     failure);
         }
+        if (Thread.currentThread().isInterrupted()) {
+            // Left by the store (a cancellation's is never reported): named here, before it reaches the client's call.
+            throw new RequestFailedException(unit, unit + " output could not be " + done + ": the OutputStore's "
+                    + call + " of segment " + segment + " left the output walker's thread interrupted, and not by a"
+                    + " cancellation of the request", null);
+        }
         return answer;
     }
 
