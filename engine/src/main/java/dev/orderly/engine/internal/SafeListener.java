@@ -98,20 +98,34 @@ final class SafeListener implements RequestListener {
 
     @Override
     public void onRequestDone(RequestResult result) {
-        guard("onRequestDone", () -> listener.onRequestDone(result));
+        guardOnTheCaller("onRequestDone", () -> listener.onRequestDone(result));
     }
 
     @Override
     public void onRequestFailed(RequestResult soFar, RequestFailedException failure) {
-        guard("onRequestFailed", () -> listener.onRequestFailed(soFar, failure));
+        guardOnTheCaller("onRequestFailed", () -> listener.onRequestFailed(soFar, failure));
     }
 
     @Override
     public void onRequestCancelled(RequestResult soFar) {
-        guard("onRequestCancelled", () -> listener.onRequestCancelled(soFar));
+        guardOnTheCaller("onRequestCancelled", () -> listener.onRequestCancelled(soFar));
+    }
+
+    /**
+     * The request's end events run on the thread that called {@code run}, which the engine never interrupts: an
+     * {@code InterruptedException} the listener throws there answers an interrupt only if the thread had one when the
+     * event began (the caller's own); else it is the listener's own, and the caller's thread is left as it was.
+     */
+    private void guardOnTheCaller(String event, Runnable call) {
+        boolean interruptToAnswer = Thread.currentThread().isInterrupted();
+        guard(event, call, () -> interruptToAnswer);
     }
 
     private void guard(String event, Runnable call) {
+        guard(event, call, stopping);
+    }
+
+    private void guard(String event, Runnable call, BooleanSupplier stopping) {
         try {
             call.run();
         } catch (VirtualMachineError e) {
