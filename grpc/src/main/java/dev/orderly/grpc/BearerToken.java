@@ -4,6 +4,7 @@ import io.grpc.CallOptions;
 import io.grpc.Channel;
 import io.grpc.ClientCall;
 import io.grpc.ClientInterceptor;
+import io.grpc.Deadline;
 import io.grpc.ForwardingClientCall;
 import io.grpc.Metadata;
 import io.grpc.MethodDescriptor;
@@ -23,8 +24,9 @@ import java.util.function.Supplier;
  * ({@code UNAUTHENTICATED}) rather than sending a call the tier2 will turn away; one that throws (a vault out of reach)
  * fails it {@code UNAVAILABLE}, naming what it threw: nothing was sent, so the job never ran and is dialed again.
  *
- * <p>The supplier is asked on a thread of its own, and the dial waits for it at most its admission timeout
- * ({@code UNAVAILABLE} past it, as a supplier that throws) and only until it is interrupted: asked on the dialing thread,
+ * <p>The supplier is asked on a thread of its own, and the dial waits for it at most its admission timeout, never
+ * past the call's deadline (its {@code callTimeout}, which counts from the dial) ({@code UNAVAILABLE} past either, as
+ * a supplier that throws) and only until it is interrupted: asked on the dialing thread,
  * a supplier that hung (a vault out of reach) held the dial past its admission timeout, and past an interrupt it did
  * not answer. At most one call of the supplier is in flight: a dial that comes while it is still being asked waits for
  * that answer rather than asking again, so a supplier that never returns holds one thread, not one per dial. When
@@ -42,6 +44,7 @@ final class BearerToken implements ClientInterceptor {
 
     private final Supplier<String> token;
     private final Duration patience;
+    private final Duration callTimeout;
     private final ReentrantLock lock = new ReentrantLock();
 
     // guarded by lock
@@ -73,17 +76,21 @@ final class BearerToken implements ClientInterceptor {
         }
     }
 
-    /** @param patience how long a dial waits for the supplier: the client's admission timeout */
-    BearerToken(Supplier<String> token, Duration patience) {
+    /**
+     * @param patience how long a dial waits for the supplier: the client's admission timeout
+     * @param callTimeout the client's call timeout, or null: the call's deadline, which also bounds the wait
+     */
+    BearerToken(Supplier<String> token, Duration patience, Duration callTimeout) {
         this.token = token;
         this.patience = patience;
+        this.callTimeout = callTimeout;
     }
 
     /**
-     * Asks the supplier, or joins the call of it in flight, waiting at most {@code patience}; an interrupt ends the
-     * wait with the flag set.
+     * Asks the supplier, or joins the call of it in flight, waiting at most {@code patience} and never past the
+     * call's {@code deadline} (null: none); an interrupt ends the wait with the flag set.
      */
-    private String ask() {
+    private String ask(Deadline deadline) {
         Asking a;
         boolean first;
         lock.lock();
@@ -104,13 +111,19 @@ final class BearerToken implements ClientInterceptor {
             a.thread.start();
         }
         boolean answered = false;
+        long left = deadline == null ? Long.MAX_VALUE : deadline.timeRemaining(TimeUnit.NANOSECONDS);
+        boolean byDeadline = left < patience.toNanos();
         try {
-            String t = a.answer.get(patience.toNanos(), TimeUnit.NANOSECONDS);
+            String t = a.answer.get(byDeadline ? left : patience.toNanos(), TimeUnit.NANOSECONDS);
             answered = true;
             return t;
         } catch (TimeoutException e) {
-            throw Status.UNAVAILABLE.withDescription("the bearer token supplier gave no token within " + patience
-                    + " (admissionTimeout)").asRuntimeException();
+            // past the call's deadline the call could only fail as started too late, naming neither the supplier
+            // nor the timeout, and look like a tier2 that answers nothing
+            throw Status.UNAVAILABLE.withDescription("the bearer token supplier gave no token within " + (byDeadline
+                    ? (callTimeout == null ? "the call's deadline"
+                            : callTimeout.toMillis() + " ms (callTimeout, which counts from the dial)")
+                    : patience.toMillis() + " ms (admissionTimeout)")).asRuntimeException();
         } catch (CancellationException e) {
             throw Status.UNAVAILABLE.withDescription(CLOSED).asRuntimeException();
         } catch (InterruptedException e) {
@@ -171,7 +184,7 @@ final class BearerToken implements ClientInterceptor {
         return new ForwardingClientCall.SimpleForwardingClientCall<>(next.newCall(method, options)) {
             @Override
             public void start(Listener<R> listener, Metadata headers) {
-                String t = ask();
+                String t = ask(options.getDeadline());
                 if (t == null || t.isBlank()) {
                     throw Status.UNAUTHENTICATED.withDescription("the bearer token supplier gave no token")
                             .asRuntimeException();

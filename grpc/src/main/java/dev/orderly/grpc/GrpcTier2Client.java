@@ -396,8 +396,9 @@ public final class GrpcTier2Client implements Tier2Client, AutoCloseable {
         /**
          * Sends {@code authorization: Bearer <token>} on every call, asking the supplier each time (so a rotated
          * token is picked up). Refused at {@link #build()} over plaintext to a target that is not loopback. The
-         * supplier runs on a thread of its own; a dial waits for it at most {@link #admissionTimeout} (then it is
-         * UNREACHABLE, as when the supplier throws) and an interrupt ends the wait. At most one call of the supplier
+         * supplier runs on a thread of its own; a dial waits for it at most {@link #admissionTimeout}, and never past
+         * its {@link #callTimeout} (then it is UNREACHABLE, as when the supplier throws) and an interrupt ends the
+         * wait. At most one call of the supplier
          * is in flight: a dial that comes while it is still asked waits for that answer, so a supplier that never
          * returns holds one thread, not one per dial.
          */
@@ -426,7 +427,8 @@ public final class GrpcTier2Client implements Tier2Client, AutoCloseable {
             if (credentials != null && plaintext) {
                 throw new IllegalStateException("give credentials(...) or call plaintext(), not both");
             }
-            BearerToken token = bearerToken == null ? null : new BearerToken(bearerToken, admissionTimeout);
+            BearerToken token = bearerToken == null ? null : new BearerToken(bearerToken, admissionTimeout,
+                    callTimeout);
             if (channel != null) {
                 return new GrpcTier2Client(channel, token, false, channel.authority(), this);
             }
