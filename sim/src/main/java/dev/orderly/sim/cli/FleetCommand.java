@@ -161,8 +161,8 @@ final class FleetCommand implements Callable<Integer> {
                 Integer.MAX_VALUE);
         if (killOneAt != null && (killOneAt.isNegative() || scenario.fleet().instances() < 2)) {
             throw new ParameterException(spec.commandLine(), "--kill-one-at needs a duration >= 0 and --instances"
-                    + " >= 2, was " + DurationConverter.format(killOneAt) + " with " + scenario.fleet().instances()
-                    + " instances");
+                    + " >= 2, was " + DurationConverter.format(killOneAt) + " with "
+                    + RunSupport.count(scenario.fleet().instances(), "instance"));
         }
         // Before any process starts: a picture that cannot be written would be found after every run was paid for.
         picture = OutputPath.check(spec.commandLine(), "--output", output.toString());
