@@ -40,10 +40,15 @@ record Tier2ProcessBudget(int cores, long memoryBytes) {
      */
     void check(CommandLine cl, String option, int instances, int hardMost) {
         int most = Math.min(most(), hardMost);
+        if ((instances < 1 || instances > most) && hardMost < most()) {
+            // The command's own bound, not the machine's: the machine has room for more.
+            throw new ParameterException(cl, String.format(Locale.ROOT, "%s must be between 1 and %d, was %d",
+                    option, most, instances));
+        }
         if (instances < 1 || instances > most) {
             String why = memoryBytes / MEMORY_EACH < (long) PER_CORE * cores
                     ? String.format(Locale.ROOT, "%d MB each of %d MB of memory", MEMORY_EACH >> 20, memoryBytes >> 20)
-                    : String.format(Locale.ROOT, "%d per core on %d cores", PER_CORE, cores);
+                    : String.format(Locale.ROOT, "%d per core on %s", PER_CORE, RunSupport.count(cores, "core"));
             throw new ParameterException(cl, String.format(Locale.ROOT,
                     "%s must be between 1 and %d on this machine, was %d: each tier2 instance is a JVM of its own,"
                             + " and this machine has room for %d (%s)", option, most, instances, most, why));

@@ -1,6 +1,7 @@
 package dev.orderly.sim.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
@@ -10,6 +11,9 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
 
 /**
  * With one segment, one worker, one instance and one slot the headings read {@code 1 segments}, {@code 1 workers
@@ -41,6 +45,13 @@ class ACountOfOneIsWrittenInTheSingularTest {
                 "-o", dir.resolve("s.svg").toString());
         assertEquals(0, run.code(), run.out() + "\n" + run.err());
         assertNoOnePlural(run.out());
+    }
+
+    @Test
+    void theMachinesRoomForTier2ProcessesSaysOneCoreInTheSingular() {
+        ParameterException e = assertThrows(ParameterException.class, () -> new Tier2ProcessBudget(1, 64L << 30)
+                .check(new CommandLine(CommandSpec.create()), "--instances", 9, Integer.MAX_VALUE));
+        assertTrue(e.getMessage().endsWith("(8 per core on 1 core)"), e.getMessage());
     }
 
     private static void assertNoOnePlural(String out) {
