@@ -233,7 +233,8 @@ public final class OrderlyCommand implements Callable<Integer> {
         out.println("client stall: mean over tenants of the time the client waited with nothing to read.");
         out.println("total: start -> last segment delivered. dials/s: dials per simulated second on the fleet.");
         out.println("failures: jobs that got in and then failed (retried unless fatal or out of retries).");
-        out.println("ratios: '-' when both times are under 0.05s (noise); '>Nx' when only the divisor is.");
+        out.println("ratios: '-' when both times are under 0.05s (noise); '>Nx' when only the divisor is;"
+                + " 'n/a' when there is nothing to divide by (the oracle is never refused).");
         if (report.waitingRow().isPresent()) {
             Admission a = scenario.admission();
             // A dial waits at no more instances than the fleet has (SimulatedTier2 takes the smaller): say what ran.
