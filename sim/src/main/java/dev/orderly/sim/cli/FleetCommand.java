@@ -248,47 +248,48 @@ final class FleetCommand implements Callable<Integer> {
         Tier2Processes fleet = Tier2Processes.start(f.instances(), args,
                 bucket == null ? Map.of() : bucket.environment(), dir, Duration.ofSeconds(60));
         running.set(fleet);
+        // The engine redials a fleet that is gone for ever (a real one may come back): when every process of this
+        // one has ended, and not because the command stops it, the warm-up or the run is cancelled and said to have
+        // failed.
+        Thread runner = Thread.currentThread();
+        AtomicBoolean watching = new AtomicBoolean(true);
+        AtomicBoolean fleetGone = new AtomicBoolean();
+        CompletableFuture.allOf(fleet.processes().stream().map(Process::onExit)
+                .toArray(CompletableFuture[]::new)).thenRun(() -> {
+                    if (running.get() == fleet && watching.compareAndSet(true, false)) {
+                        fleetGone.set(true);
+                        runner.interrupt();
+                    }
+                });
+        String during = "the warm-up";
+        Thread killer = null;
         try (GrpcTier2Client client = security.client(fleet.addresses()).build();
              GrpcTier2Client waiting = room ? security.client(fleet.addresses()).admissionWait(wallWait).build()
                      : null) {
             warmUp(client, outputs.apply("warm-up"), scenario.stages());
+            during = "the run";
             Function<String, OutputStore> tenantOutputs = outputs;
-            Thread killer = killOneAt == null ? null : Thread.ofVirtual().start(() -> killLater(fleet, f));
+            killer = killOneAt == null ? null : Thread.ofVirtual().start(() -> killLater(fleet, f));
             ProgressPrinter printer = new ProgressPrinter(out, terminal);
             Duration period = terminal ? Duration.ofMillis(200) : Duration.ofSeconds(2);
-            // The engine redials a fleet that is gone for ever (a real one may come back): when every process of
-            // this one has ended, and not because the command stops it, the run is cancelled and said to have failed.
-            Thread runner = Thread.currentThread();
-            AtomicBoolean watching = new AtomicBoolean(true);
-            AtomicBoolean fleetGone = new AtomicBoolean();
-            CompletableFuture.allOf(fleet.processes().stream().map(Process::onExit)
-                    .toArray(CompletableFuture[]::new)).thenRun(() -> {
-                        if (running.get() == fleet && watching.compareAndSet(true, false)) {
-                            fleetGone.set(true);
-                            runner.interrupt();
-                        }
-                    });
-            try {
-                RunResult result = new SimulationRun(scenario, run, period, quiet ? p -> { } : printer,
-                        UnaryOperator.identity(), s -> new GrpcFleet(client, waiting, tenantOutputs)).run();
-                printer.finish();
-                return result;
-            } catch (InterruptedException e) {
-                if (fleetGone.get()) {
-                    throw new IOException("every tier2 process ended during the run, " + exits(fleet)
-                            + " (see " + dir.resolve("tier2-<i>.log") + ")");
-                }
-                throw e;
-            } finally {
-                if (!watching.compareAndSet(true, false) && fleetGone.get()) {
-                    Thread.interrupted(); // the watcher's, had the run ended as the fleet did
-                }
-                if (killer != null) {
-                    killer.interrupt();
-                    killer.join(Duration.ofSeconds(5));
-                }
+            RunResult result = new SimulationRun(scenario, run, period, quiet ? p -> { } : printer,
+                    UnaryOperator.identity(), s -> new GrpcFleet(client, waiting, tenantOutputs)).run();
+            printer.finish();
+            return result;
+        } catch (InterruptedException e) {
+            if (fleetGone.get()) {
+                throw new IOException("every tier2 process ended during " + during + ", " + exits(fleet)
+                        + " (see " + dir.resolve("tier2-<i>.log") + ")");
             }
+            throw e;
         } finally {
+            if (!watching.compareAndSet(true, false) && fleetGone.get()) {
+                Thread.interrupted(); // the watcher's, had the run ended as the fleet did
+            }
+            if (killer != null) {
+                killer.interrupt();
+                killer.join(Duration.ofSeconds(5));
+            }
             stopFleet();
         }
     }
