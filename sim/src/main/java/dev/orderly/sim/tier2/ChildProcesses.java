@@ -73,16 +73,17 @@ public final class ChildProcesses {
 
     /**
      * Stops every child started and starts no more: SIGTERM, up to 15 s for them to end, then SIGKILL. Returns when
-     * all have ended, or after a bounded wait if the OS does not let one go. Idempotent. Restores the interrupt flag
-     * if interrupted (the rest are then killed without waiting).
+     * all have ended, or after a bounded wait if the OS does not let one go, also when another thread is stopping
+     * them at the same time (each call waits for every child). Idempotent. Restores the interrupt flag if interrupted
+     * (the rest are then killed without waiting).
      */
     public void stopAll() {
         List<Process> all;
         lock.lock();
         try {
             stopping = true;
+            // Kept, not cleared: a second call (the command's hook while the gate's own drains) waits for them too.
             all = List.copyOf(started);
-            started.clear();
         } finally {
             lock.unlock();
         }
