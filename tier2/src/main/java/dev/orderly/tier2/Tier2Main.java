@@ -25,6 +25,7 @@ import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /**
  * One tier2 process: a {@link Tier2Server} running the embedder's {@link JobWorker}, found on the class path
@@ -290,14 +291,27 @@ public final class Tier2Main implements Callable<Integer> {
         return client;
     }
 
-    /** One HEAD of the bucket, so that a wrong bucket or key fails the start, not the jobs. */
+    /**
+     * One HEAD of the bucket, so that a wrong bucket or key fails the start, not the jobs. A HEAD's answer has no body:
+     * the SDK's message of a 404 or a 403 is its bracket of codes alone, so those two are said here in words.
+     */
     private void checkBucket(S3Client client, OutputLocation location) throws StartFailure {
+        String bucket = "bucket " + location.bucket() + (s3Endpoint == null ? " on AWS S3" : " at " + s3Endpoint);
         try {
             client.headBucket(r -> r.bucket(location.bucket()));
+        } catch (S3Exception e) {
+            if (e.statusCode() == 404) {
+                throw new StartFailure(bucket + " does not exist (HTTP 404)", e);
+            }
+            if (e.statusCode() == 403) {
+                throw new StartFailure("can not use " + bucket + ": access denied (HTTP 403): the credentials were"
+                        + " refused, or they may not s3:ListBucket on it", e);
+            }
+            String said = e.awsErrorDetails() == null ? null : e.awsErrorDetails().errorMessage();
+            throw new StartFailure("can not reach " + bucket + ": HTTP " + e.statusCode()
+                    + (said == null || said.isBlank() ? "" : " " + firstLine(said)), e);
         } catch (RuntimeException e) {
-            throw new StartFailure("can not reach bucket " + location.bucket()
-                    + (s3Endpoint == null ? " on AWS S3" : " at " + s3Endpoint) + ": " + firstLine(String.valueOf(
-                            e.getMessage())), e);
+            throw new StartFailure("can not reach " + bucket + ": " + firstLine(String.valueOf(e.getMessage())), e);
         }
     }
 
