@@ -186,7 +186,9 @@ public final class S3OutputStore implements OutputStore {
         }
         String detail = e instanceof S3Exception s3 ? "HTTP " + s3.statusCode()
                 + (s3.awsErrorDetails() != null && s3.awsErrorDetails().errorCode() != null
-                        ? " " + s3.awsErrorDetails().errorCode() : "") + ": " + firstLine(s3.getMessage())
+                        ? " " + s3.awsErrorDetails().errorCode() : "")
+                // A HEAD's 403 has no error code, a GET's may be SignatureDoesNotMatch: said as the class says.
+                + (s3.statusCode() == 403 ? " (access denied)" : "") + ": " + firstLine(s3.getMessage())
                 : firstLine(String.valueOf(e.getMessage()));
         return new IOException("can not " + what + " " + where + " (bucket " + bucket + ", key " + key + "): "
                 + detail, e);
