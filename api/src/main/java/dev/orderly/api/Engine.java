@@ -34,7 +34,8 @@ public interface Engine {
      *     before anything is dialed); the request was cancelled, and the figures so far ride along as a suppressed
      *     {@code RequestFailedException}: see {@link RequestFailedException#partialResultOf(Throwable)}. An interrupt
      *     that comes once the request has failed, while {@code run} waits for its threads to end, does not hide the
-     *     failure: {@code run} throws the failure instead, with the calling thread's interrupt set again
+     *     failure: {@code run} throws the failure instead, with the calling thread's interrupt set again; nor one that
+     *     comes once every segment was delivered: {@code run} returns the result, the interrupt set again
      */
     RequestResult run(Request request) throws RequestFailedException, InterruptedException;
 }

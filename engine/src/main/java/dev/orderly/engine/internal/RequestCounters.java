@@ -122,6 +122,11 @@ final class RequestCounters {
         delivered = delivered + 1;
     }
 
+    /** Whether the request's last segment was delivered, and so every segment. */
+    boolean deliveredAll() {
+        return lastDeliveryNanos >= 0;
+    }
+
     private Duration sinceStart() {
         return Duration.ofNanos(nanoTime.getAsLong() - startNanos);
     }

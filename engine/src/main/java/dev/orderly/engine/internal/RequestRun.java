@@ -120,19 +120,34 @@ final class RequestRun {
                 return null;
             }, this::job);
         } catch (InterruptedException e) {
-            RequestResult partial = counters.resultSoFar();
-            LOG.info("request {} cancelled by interrupt: {}", id, summary(partial, counters));
-            // run's signature allows only InterruptedException here; the figures so far ride along as suppressed.
-            e.addSuppressed(new RequestFailedException("request " + id + " cancelled by interrupt after "
-                    + partial.segmentsDelivered() + " of " + plan.segmentCount() + " segments delivered", null)
-                    .withPartialResult(partial));
-            listener.onRequestCancelled(partial);
-            throw e;
+            if (!counters.deliveredAll()) {
+                throw cancelled(e);
+            }
+            // Every segment was delivered before the interrupt came, which only cut into the wait for the threads
+            // nobody needed any more: the request ended well. The caller gets its result, its interrupt set again.
+            Thread.currentThread().interrupt();
+            failure = Optional.empty();
         } catch (RuntimeException | Error e) {
             // The owner itself broke (no thread could be made for a job, say); every thread of the request has ended.
             stoppedBy(e);
             throw e;
         }
+        return ended(failure);
+    }
+
+    /** The request was cancelled by an interrupt of its caller: {@code e}, with the figures so far. */
+    private InterruptedException cancelled(InterruptedException e) {
+        RequestResult partial = counters.resultSoFar();
+        LOG.info("request {} cancelled by interrupt: {}", id, summary(partial, counters));
+        // run's signature allows only InterruptedException here; the figures so far ride along as suppressed.
+        e.addSuppressed(new RequestFailedException("request " + id + " cancelled by interrupt after "
+                + partial.segmentsDelivered() + " of " + plan.segmentCount() + " segments delivered", null)
+                .withPartialResult(partial));
+        listener.onRequestCancelled(partial);
+        return e;
+    }
+
+    private RequestResult ended(Optional<Throwable> failure) throws RequestFailedException {
         if (failure.isPresent() && failure.get() instanceof VirtualMachineError e) {
             // Every thread of the request has ended (the scope cancelled them); the VM's own error goes up unchanged.
             stoppedBy(e);
