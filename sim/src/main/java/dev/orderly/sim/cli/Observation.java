@@ -2,15 +2,20 @@ package dev.orderly.sim.cli;
 
 import dev.orderly.api.RequestListener;
 import dev.orderly.micrometer.OrderlyMetrics;
+import io.micrometer.core.instrument.Clock;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.config.MeterFilter;
+import io.micrometer.core.instrument.distribution.DistributionStatisticConfig;
+import io.micrometer.core.instrument.simple.SimpleConfig;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.text.ParseException;
+import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
@@ -31,6 +36,9 @@ final class Observation implements AutoCloseable {
     static final List<String> ORDERLY_EVENTS = List.of("dev.orderly.LaunchWait", "dev.orderly.Dial",
             "dev.orderly.JobRun", "dev.orderly.SegmentDelivered");
 
+    /** How long a timer's max is kept: longer than any command runs. */
+    private static final Duration KEEP_MAX = Duration.ofDays(365);
+
     private final Optional<Recording> recording;
     private final Optional<Path> recordingFile;
     private final Optional<SimpleMeterRegistry> registry;
@@ -48,6 +56,11 @@ final class Observation implements AutoCloseable {
      * @throws IOException when the recording can not go to {@code jfrFile}
      */
     static Observation start(Path jfrFile, boolean metrics) throws IOException {
+        return start(jfrFile, metrics, Clock.SYSTEM);
+    }
+
+    /** As {@link #start(Path, boolean)}, with the meters timed by {@code clock}. */
+    static Observation start(Path jfrFile, boolean metrics, Clock clock) throws IOException {
         Optional<Recording> recording = Optional.empty();
         if (jfrFile != null) {
             Recording r;
@@ -65,7 +78,22 @@ final class Observation implements AutoCloseable {
             recording = Optional.of(r);
         }
         return new Observation(recording, Optional.ofNullable(jfrFile),
-                metrics ? Optional.of(new SimpleMeterRegistry()) : Optional.empty());
+                metrics ? Optional.of(registry(clock)) : Optional.empty());
+    }
+
+    /**
+     * A registry whose timers keep their max for the whole command: the summary prints once, after the last run, and
+     * Micrometer's max decays after 2 minutes, so an early run's timers printed "max 0.00 ms" under a mean of 500 ms.
+     */
+    private static SimpleMeterRegistry registry(Clock clock) {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry(SimpleConfig.DEFAULT, clock);
+        registry.config().meterFilter(new MeterFilter() {
+            @Override
+            public DistributionStatisticConfig configure(Meter.Id id, DistributionStatisticConfig config) {
+                return DistributionStatisticConfig.builder().expiry(KEEP_MAX).bufferLength(1).build().merge(config);
+            }
+        });
+        return registry;
     }
 
     /** What each request of the run {@code run} reports to: the run's meters, then the run's own listener. */
@@ -99,7 +127,7 @@ final class Observation implements AutoCloseable {
      * @param value a counter's count or a gauge's value (NaN for a timer)
      * @param count a timer's count (0 otherwise)
      * @param totalMillis a timer's total time in wall-clock milliseconds
-     * @param maxMillis a timer's largest recording, in wall-clock milliseconds, over Micrometer's decaying window
+     * @param maxMillis a timer's largest recording, in wall-clock milliseconds, over the whole command
      */
     record MeterLine(String name, String tags, String type, double value, long count, double totalMillis,
                      double maxMillis) {
