@@ -230,7 +230,7 @@ public final class TimelineSvg {
             svg.append(String.format(Locale.ROOT,
                     "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#e3e3e3\"/>"
                             + "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>%n",
-                    x, py, x, py + PLOT_H, x, py + PLOT_H + 15, tick(s)));
+                    x, py, x, py + PLOT_H, x, py + PLOT_H + 15, tick(s, step)));
         }
         svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">time (simulated seconds)</text>%n",
                 px + PLOT_W / 2, py + PLOT_H + 36));
@@ -273,8 +273,16 @@ public final class TimelineSvg {
         return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * mag;
     }
 
-    private static String tick(double s) {
-        return s == Math.rint(s) ? Long.toString((long) s) : String.format(Locale.ROOT, "%.1f", s);
+    /**
+     * A tick's time with as many decimals as its step needs: one decimal wrote the ticks of a run shorter than half a
+     * second, 0.01 s apart, as "0.0, 0.0, 0.0, 0.0, 0.1, 0.1".
+     */
+    private static String tick(double s, double step) {
+        if (s == Math.rint(s)) {
+            return Long.toString((long) s);
+        }
+        int decimals = Math.max(1, (int) Math.ceil(-Math.log10(step) - 1e-9));
+        return String.format(Locale.ROOT, "%." + decimals + "f", s);
     }
 
     private static String id(String title) {
