@@ -64,6 +64,8 @@ class JobHandle extends UnitCounts.Tally {
     private RunningJobs jobs;
     private Tier2Call call;
     private volatile int state;
+    // Set before the cancel of the request's stop (cancelForTheStop), read by the job's own thread after it.
+    private volatile boolean byTheStop;
 
     /** The handle of a job of {@code key} that starts from the unit's {@code prior} counts; not yet started. */
     JobHandle(JobKey key, UnitCounts prior) {
@@ -185,6 +187,17 @@ class JobHandle extends UnitCounts.Tally {
      */
     boolean givesUpForTheRerun() {
         return jobs != null && jobs.giveUpForTheRerun(this);
+    }
+
+    /** As {@link #cancel()}, for the request's stop rather than for the unit's sake. */
+    void cancelForTheStop() {
+        byTheStop = true;
+        cancel();
+    }
+
+    /** True if {@link #cancelForTheStop()} was called. */
+    boolean cancelledByTheStop() {
+        return byTheStop;
     }
 
     /** Closes the job's call, if it has one, and interrupts its thread, unless the job has ended. */

@@ -68,6 +68,8 @@ final class RequestRun {
         this.running = new RunningJobs(lookahead, plan.stages());
         this.permits = permits;
         this.scheduler = new Scheduler(plan, lookahead, request.resume(), permits);
+        // A stopped request's calls are closed, not only its threads interrupted: a call may answer only the close.
+        scheduler.whenStopped(running::cancelAll);
         this.gate = config.ordered()
                 ? new LaunchQueue(plan.workers(), config, listener::onQueued)
                 : new DelayGate(config);
@@ -94,7 +96,7 @@ final class RequestRun {
      * stopped, and the job's own unit was neither cancelled (covered) nor withdrawn.
      */
     private boolean cutByTheRequestsEnd() {
-        return scheduler.stopped() && !running.interruptedForItsUnit(Thread.currentThread());
+        return scheduler.stopped() && !running.interruptedForItsUnitAlone(Thread.currentThread());
     }
 
     /** Runs the request to its end; returns when every segment was delivered and every thread of it has ended. */

@@ -176,6 +176,29 @@ final class RunningJobs {
     }
 
     /**
+     * The request stopped (failed, cancelled, past its deadline, or every segment delivered): every running job is
+     * cancelled as a covered one is, its call closed and its thread interrupted, so that a call that answers close but
+     * not an interrupt ends too, and its worker and place under the engine-wide cap are free at once.
+     */
+    void cancelAll() {
+        jobs.forEach(JobHandle::cancelForTheStop);
+    }
+
+    /**
+     * Whether {@code thread} runs a job that was cancelled or withdrawn for its own unit's sake (covered, or giving its
+     * worker up), not by the request's stop.
+     */
+    boolean interruptedForItsUnitAlone(Thread thread) {
+        boolean[] found = new boolean[1];
+        jobs.forEach(handle -> {
+            if (handle.runsOn(thread) && (handle.cancelled() && !handle.cancelledByTheStop() || handle.withdrawn())) {
+                found[0] = true;
+            }
+        });
+        return found[0];
+    }
+
+    /**
      * Unit {@code done} succeeded: the stages under it in its segment are DONE too, so their jobs, if any still run,
      * are cancelled. Costs one lookup per stage under it.
      */

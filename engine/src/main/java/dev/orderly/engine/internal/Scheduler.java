@@ -113,6 +113,8 @@ final class Scheduler {
     // How many deliveries left behind wake the owner waiting on launchable: a quarter of the look-ahead, at least 1
     private final long ownerWakeAfter;
     private final long endSegment;
+    // Run by the first stop(), with no lock held; set once, before any thread of the request starts.
+    private volatile Runnable onStop = () -> { };
 
     /** The most deliveries the board may trail the client by, whatever the look-ahead. */
     static final int MAX_DEFERRED = 32;
@@ -620,11 +622,16 @@ final class Scheduler {
         }
     }
 
-    /** No more jobs: the request failed or was cancelled. Wakes the owner and the walker. */
+    /**
+     * No more jobs: the request failed or was cancelled. Wakes the owner and the walker; the first call then runs what
+     * {@link #whenStopped} set (with no lock held).
+     */
     void stop() {
+        boolean first;
         lock.lock();
         try {
             applyDeliveries();
+            first = !stopped;
             stopped = true;
             permits.close();
             launchable.signalAll();
@@ -632,6 +639,18 @@ final class Scheduler {
         } finally {
             lock.unlock();
         }
+        if (first) {
+            onStop.run();
+        }
+    }
+
+    /**
+     * What the first {@link #stop()} runs once the request is marked stopped: the request's running jobs are
+     * cancelled (their calls closed), so a call that answers close but not an interrupt does not hold their places.
+     * Set before the request starts.
+     */
+    void whenStopped(Runnable action) {
+        onStop = action;
     }
 
     /**

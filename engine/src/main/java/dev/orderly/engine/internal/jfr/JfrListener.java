@@ -193,9 +193,14 @@ public final class JfrListener implements RequestListener {
         if (events != null) {
             // A wait or a dial the job gave up is not recorded: it ended in no dial, no answer.
             events.wait = null;
-            events.dial = null;
-            // A run cut short by the request's end was cancelled with it, as a run still open at the end would be.
-            boolean cut = events.run != null && cutByTheRequestsEnd.getAsBoolean();
+            // A dial or a run cut short by the request's end was cancelled with it, as one still open at the end
+            // would be (the request's stop cancels its jobs, which then end as abandoned).
+            boolean cut = (events.run != null || events.dial != null) && cutByTheRequestsEnd.getAsBoolean();
+            if (cut) {
+                endDial(key, events, "cancelled", "");
+            } else {
+                events.dial = null;
+            }
             endRun(key, events, cut ? "cancelled" : "abandoned", "");
             closeIfEmpty(key, events);
         }
