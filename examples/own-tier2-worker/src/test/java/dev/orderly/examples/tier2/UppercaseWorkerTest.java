@@ -97,12 +97,17 @@ class UppercaseWorkerTest {
 
     /** {@code java -cp <this class path> dev.orderly.tier2.Tier2Main ...}: the worker is found on the class path. */
     private Process startTier2(S3ProxyFixture s3, int i) throws Exception {
-        return new ProcessBuilder(ProcessHandle.current().info().command().orElseThrow(),
+        ProcessBuilder tier2 = new ProcessBuilder(ProcessHandle.current().info().command().orElseThrow(),
                 "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
                 "dev.orderly.tier2.Tier2Main", "--port=0", "--max-concurrent=2",
                 "--outputs=s3://outputs/requests", "--s3-endpoint=" + s3.endpoint())
-                .redirectError(Files.createFile(dir.resolve("tier2-" + i + ".log")).toFile())
-                .start();
+                .redirectError(Files.createFile(dir.resolve("tier2-" + i + ".log")).toFile());
+        // Tier2Main takes its keys from the AWS SDK's usual chain: here, the test server's, and no look-up of an
+        // instance metadata service (a non-loopback address).
+        tier2.environment().put("AWS_ACCESS_KEY_ID", S3ProxyFixture.IDENTITY);
+        tier2.environment().put("AWS_SECRET_ACCESS_KEY", S3ProxyFixture.CREDENTIAL);
+        tier2.environment().put("AWS_EC2_METADATA_DISABLED", "true");
+        return tier2.start();
     }
 
     /** The first line a tier2 prints, {@code listening on 127.0.0.1:<port>}, as {@code 127.0.0.1:<port>}. */
