@@ -12,11 +12,15 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -63,6 +67,13 @@ class AFleetThatDiesDuringItsWarmUpEndsTest {
             }
             command.join(Duration.ofSeconds(60));
             ProcessHandle.current().children().forEach(ProcessHandle::destroyForcibly);
+            // The command keeps its processes' logs when its fleet died: they are this test's to delete.
+            Matcher kept = Pattern.compile("logs are kept under (\\S+)").matcher(err.toString());
+            if (kept.find()) {
+                try (Stream<Path> paths = Files.walk(Path.of(kept.group(1)))) {
+                    paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+                }
+            }
         }
     }
 
