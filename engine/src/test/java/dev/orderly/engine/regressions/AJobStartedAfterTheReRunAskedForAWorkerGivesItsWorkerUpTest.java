@@ -55,7 +55,10 @@ class AJobStartedAfterTheReRunAskedForAWorkerGivesItsWorkerUpTest {
             public void await() throws InterruptedException {
                 long segment = job.key().segment();
                 if (segment == 0 && job.attempt() == 1) {
-                    // Its end frees the worker that segment 2's job is handed out on: hold that fork.
+                    // Its end frees the worker that segment 2's job is handed out on: hold that fork. Not before
+                    // segment 1 is on its tier2: on a slow machine the owner may not have forked segment 1's job yet,
+                    // and the next fork would be that one.
+                    assertTrue(segment1OnItsTier2.await(10, TimeUnit.SECONDS), "segment 1 never got in");
                     holdTheNextFork.set(true);
                     return;
                 }
