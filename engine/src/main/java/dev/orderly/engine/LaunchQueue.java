@@ -421,6 +421,21 @@ public final class LaunchQueue implements DialGate {
      */
     @Override
     public void leave(JobKey key) {
+        leave(key, true);
+    }
+
+    /**
+     * The job of {@code key} took its turn and stops without dialing (its unit is no longer needed, or it gives its
+     * worker up): it leaves, as {@link #leave(JobKey)}, and if a freed slot let it dial early ({@link #slotFreed}),
+     * the next refused job of the window gets that early turn, as when a job leaves before it comes back for its turn.
+     */
+    @Override
+    public void leaveWithoutDialing(JobKey key) {
+        leave(key, false);
+    }
+
+    /** {@link #leave(JobKey)} if {@code mayHaveDialed}, else {@link #leaveWithoutDialing(JobKey)}. */
+    private void leave(JobKey key, boolean mayHaveDialed) {
         Objects.requireNonNull(key, "key");
         if (noQueueDialers.remove(key)) {
             // It took its slot without the lock, so it was never queued: giving the slot back is all there is to do.
@@ -430,31 +445,11 @@ public final class LaunchQueue implements DialGate {
         lock.lock();
         try {
             if (book.holds(key)) { // else a repeated leave: nothing to do, and no clock read
-                book.leave(key, nanoTime.getAsLong());
-                changed();
-            }
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    /**
-     * The job of {@code key} took its turn and stops without dialing (its unit is no longer needed, or it gives its
-     * worker up): it leaves, as {@link #leave}, and if a freed slot let it dial early ({@link #slotFreed}), the next
-     * refused job of the window gets that early turn, as when a job leaves before it comes back for its turn.
-     */
-    @Override
-    public void leaveWithoutDialing(JobKey key) {
-        Objects.requireNonNull(key, "key");
-        if (noQueueDialers.remove(key)) {
-            // Never queued, so never hurried: giving the slot back is all there is to do.
-            giveNoQueueSlotBack();
-            return;
-        }
-        lock.lock();
-        try {
-            if (book.holds(key)) {
-                book.leaveWithoutDialing(key, nanoTime.getAsLong());
+                if (mayHaveDialed) {
+                    book.leave(key, nanoTime.getAsLong());
+                } else {
+                    book.leaveWithoutDialing(key, nanoTime.getAsLong());
+                }
                 changed();
             }
         } finally {
