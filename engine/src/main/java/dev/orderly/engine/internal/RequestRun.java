@@ -84,8 +84,8 @@ final class RequestRun {
     }
 
     /**
-     * Whether the engine may have interrupted the calling thread, one of the request's: the request is being stopped,
-     * or the thread's job was cancelled or withdrawn.
+     * Whether the engine may have interrupted the calling thread, one of the request's: the request is being stopped
+     * (a job the stop cancels is cancelled only once it is), or the thread's job was cancelled or withdrawn.
      */
     private boolean interruptSentToThisThread() {
         return scheduler.stopped() || running.interruptedForItsUnit(Thread.currentThread());
@@ -96,7 +96,7 @@ final class RequestRun {
      * stopped, and the job's own unit was neither cancelled (covered) nor withdrawn.
      */
     private boolean cutByTheRequestsEnd() {
-        return scheduler.stopped() && !running.interruptedForItsUnitAlone(Thread.currentThread());
+        return scheduler.stopped() && !running.interruptedForItsUnit(Thread.currentThread());
     }
 
     /** Runs the request to its end; returns when every segment was delivered and every thread of it has ended. */

@@ -141,20 +141,6 @@ final class RunningJobs {
         return false;
     }
 
-    /**
-     * Whether {@code thread} runs a job that was cancelled or withdrawn, and so may have been interrupted for it. A
-     * look at every slot: asked only when a listener throws {@code InterruptedException}.
-     */
-    boolean interruptedForItsUnit(Thread thread) {
-        boolean[] found = new boolean[1];
-        jobs.forEach(handle -> {
-            if (handle.runsOn(thread) && (handle.cancelled() || handle.withdrawn())) {
-                found[0] = true;
-            }
-        });
-        return found[0];
-    }
-
     /** {@link #withdrawHighestWaiting}'s one look at the jobs: the unit of the job it withdrew, or null. */
     private JobKey withdrawHighestWaitingNow(JobKey rerun) {
         while (true) {
@@ -186,9 +172,10 @@ final class RunningJobs {
 
     /**
      * Whether {@code thread} runs a job that was cancelled or withdrawn for its own unit's sake (covered, or giving its
-     * worker up), not by the request's stop.
+     * worker up), not by the request's stop, and so may have been interrupted for it. A look at every slot: asked only
+     * when a listener throws {@code InterruptedException}, or a job abandons its run.
      */
-    boolean interruptedForItsUnitAlone(Thread thread) {
+    boolean interruptedForItsUnit(Thread thread) {
         boolean[] found = new boolean[1];
         jobs.forEach(handle -> {
             if (handle.runsOn(thread) && (handle.cancelled() && !handle.cancelledByTheStop() || handle.withdrawn())) {
