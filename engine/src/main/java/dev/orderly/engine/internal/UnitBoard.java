@@ -251,9 +251,10 @@ final class UnitBoard {
 
     /**
      * The stage whose success {@code segment} (inside the window) waits for: the stage count if its last stage is DONE;
-     * else the highest stage launched and not DONE, whose job is in flight (its success covers every stage under it);
-     * else, with no job of it in flight, its last stage, which is the one its next launch runs once every segment
-     * before it is done.
+     * else the highest stage launched with a job of its own and not DONE, whose job is in flight (its success covers
+     * every stage under it); else, with no job of it in flight, its last stage, which is the one its next launch runs
+     * once every segment before it is done. A stage left launched by a withdrawal has no job of its own: the
+     * relaunched higher stage covers it.
      */
     int stageAwaited(long segment) {
         assert guarded() : "the board is used without its lock";
@@ -262,8 +263,8 @@ final class UnitBoard {
         if (done == lastStage) {
             return lastStage + 1;
         }
-        int launched = ring.launched(s);
-        return launched > done ? launched : lastStage;
+        int ownJob = ring.ownJob(s);
+        return ownJob > done ? ownJob : lastStage;
     }
 
     /**
