@@ -31,6 +31,8 @@ class LeftoversTest {
         String ns = Network.PREFIX + "stale";
         Path etc = Path.of("/etc/netns", ns);
         Process orphan = null;
+        // The stale namespace is made under the lock between runs, or a live run's own clean-up could take it first.
+        NamespaceLock.Hold turn = NamespaceLock.take();
         try {
             Commands.run("ip", "netns", "add", ns);
             Files.createDirectories(etc);
@@ -57,6 +59,7 @@ class LeftoversTest {
                 Files.delete(etc.resolve("hosts"));
             }
             Files.deleteIfExists(etc);
+            turn.close();
         }
     }
 }

@@ -30,6 +30,9 @@ import java.util.concurrent.TimeUnit;
  * ({@code ip netns exec} mounts {@code /etc/netns/<name>/hosts} over {@code /etc/hosts}), and every namespace gets a
  * {@code resolv.conf} naming only its own loopback, so no name lookup leaves it. Not thread-safe: one test thread
  * builds, changes and closes it.
+ *
+ * <p>Two runs on one machine take turns ({@link NamespaceLock}): a network holds the lock from its creation to its
+ * close, and the clean-up and the probe take it for their own steps, so the clean-up never touches a live run's hosts.
  */
 final class Network implements AutoCloseable {
 
@@ -58,9 +61,6 @@ final class Network implements AutoCloseable {
      * @param address its IPv4 address on the test subnet
      */
     record Host(String namespace, String bridgePort, String address) {
-    }
-
-    private Network() {
     }
 
     /** Every host, tier1 first. */
@@ -94,20 +94,26 @@ final class Network implements AutoCloseable {
         } catch (IOException e) {
             return Optional.of("the 'ip' command (iproute2) is missing or broken: " + e.getMessage());
         }
-        try {
+        try (NamespaceLock.Hold hold = NamespaceLock.take()) {
             Commands.tryRun(List.of("ip", "netns", "del", probe));
             Commands.run("ip", "netns", "add", probe);
             Commands.run("ip", "netns", "del", probe);
         } catch (IOException e) {
-            return Optional.of("ip netns add failed: " + e.getMessage());
+            return Optional.of("ip netns add failed, or the lock between runs: " + e.getMessage());
         }
         return Optional.empty();
     }
 
     /** Removes what an earlier run left (see {@link #removeLeftovers()}), then builds every host and the bridge. */
     static Network create() throws IOException {
-        removeLeftovers();
-        Network net = new Network();
+        NamespaceLock.Hold hold = NamespaceLock.take();
+        try {
+            removeLeftovers();
+        } catch (IOException | RuntimeException e) {
+            hold.close();
+            throw e;
+        }
+        Network net = new Network(hold);
         try {
             net.build();
             return net;
@@ -120,6 +126,12 @@ final class Network implements AutoCloseable {
             }
             throw e;
         }
+    }
+
+    private final NamespaceLock.Hold hold;
+
+    private Network(NamespaceLock.Hold hold) {
+        this.hold = hold;
     }
 
     private void build() throws IOException {
@@ -163,7 +175,11 @@ final class Network implements AutoCloseable {
     /** Deletes every namespace and file this run made and ends every process still in them. Idempotent. */
     @Override
     public void close() throws IOException {
-        removeLeftovers();
+        try {
+            removeLeftovers();
+        } finally {
+            hold.close();
+        }
     }
 
     /** The test's namespaces that exist now. */
@@ -180,9 +196,16 @@ final class Network implements AutoCloseable {
 
     /**
      * Ends (SIGKILL) every process in a namespace named {@link #PREFIX}..., deletes those namespaces (their links
-     * go with them) and their {@code /etc/netns} directories. Safe to call when there is nothing to remove.
+     * go with them) and their {@code /etc/netns} directories. Safe to call when there is nothing to remove. Waits
+     * while another run holds the {@link NamespaceLock}: its namespaces are alive, not left.
      */
     static void removeLeftovers() throws IOException {
+        try (NamespaceLock.Hold hold = NamespaceLock.take()) {
+            removeEveryNamespace();
+        }
+    }
+
+    private static void removeEveryNamespace() throws IOException {
         IOException first = null;
         for (String ns : namespaces()) {
             try {
