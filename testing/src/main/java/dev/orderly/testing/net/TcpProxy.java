@@ -56,6 +56,9 @@ public final class TcpProxy implements AutoCloseable {
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition thawed = lock.newCondition();
     private final Condition closedCondition = lock.newCondition();
+    // Held by close() and cut() from start to end: a second close() at once (a shutdown hook beside main's finally),
+    // or one after a cut(), found no link left to wait for and returned while the links' threads still ran.
+    private final ReentrantLock closing = new ReentrantLock();
     private final ServerSocket listener;
     private final InetSocketAddress target;
     // Started by start(); close() waits for it to leave accept, which is when the JDK really closes the listener.
@@ -172,10 +175,21 @@ public final class TcpProxy implements AutoCloseable {
         }
     }
 
-    /** Resets every open connection (both of its sockets); the proxy keeps accepting new ones. */
+    /**
+     * Resets every open connection (both of its sockets) and waits for their threads to end; the proxy keeps
+     * accepting new ones.
+     */
     public void cut() {
-        for (Link link : drainLinks(false)) {
-            link.reset();
+        // Under the close lock, so that a close() after (or beside) it waits for the connections it reset too.
+        closing.lock();
+        try {
+            List<Link> cut = drainLinks(false);
+            for (Link link : cut) {
+                link.reset();
+            }
+            awaitThreads(cut);
+        } finally {
+            closing.unlock();
         }
     }
 
@@ -191,11 +205,21 @@ public final class TcpProxy implements AutoCloseable {
 
     /**
      * Stops listening and resets every connection: once it returns, a connection to the proxy's address is refused
-     * (unless something else listens there by then), and every thread of the proxy has ended. Idempotent. An
+     * (unless something else listens there by then), and every thread of the proxy has ended. Idempotent; a close
+     * that comes while another runs waits for it. An
      * interrupt does not cut it short (its waits are bounded); it is kept on the thread.
      */
     @Override
     public void close() {
+        closing.lock();
+        try {
+            closeNow();
+        } finally {
+            closing.unlock();
+        }
+    }
+
+    private void closeNow() {
         try {
             listener.close();
         } catch (IOException e) {
@@ -212,6 +236,11 @@ public final class TcpProxy implements AutoCloseable {
             throw new IllegalStateException("tcp proxy: the acceptor of " + address() + " did not stop in 10 s");
         }
         // Nothing the proxy started outlives close: a connect to the target under way, the pumps.
+        awaitThreads(links);
+    }
+
+    /** Waits for the threads of links already reset, at most 10 s each. */
+    private void awaitThreads(List<Link> links) {
         for (Link link : links) {
             if (!awaitUninterruptibly(() -> link.awaitThreads(Duration.ofSeconds(10)))) {
                 throw new IllegalStateException("tcp proxy: a connection of " + address() + " did not stop in 10 s");
