@@ -19,6 +19,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -253,6 +254,16 @@ final class SweepCommand implements Callable<Integer> {
                         + " instances), was " + number(f));
             }
         }
+        // A point given twice ran twice: two rows of one label with different figures, a chart line drawn back and
+        // forth between them.
+        Map<Long, Double> fleets = new HashMap<>();
+        for (double f : fullness) {
+            Double earlier = fleets.putIfAbsent(instances(f), f);
+            if (earlier != null) {
+                throw twice("--fullness", f, earlier, "fleet", RunSupport.count(instances(f), "instance") + " of "
+                        + RunSupport.count(slots, "slot"));
+            }
+        }
         if (refusedDelay != null) {
             check("--refused-delay", refusedDelay.isPositive(), ScenarioOptions.written(spec.commandLine(),
                     "--refused-delay", DurationConverter.format(refusedDelay)), "> 0");
@@ -276,6 +287,25 @@ final class SweepCommand implements Callable<Integer> {
                         + " is no time, was " + number(r));
             }
         }
+        Map<Duration, Double> jobs = new HashMap<>();
+        for (double r : jobRatios) {
+            Double earlier = jobs.putIfAbsent(jobOf(engine, r), r);
+            if (earlier != null) {
+                throw twice("--job-ratios", r, earlier, "job", DurationConverter.format(jobOf(engine, r)));
+            }
+        }
+    }
+
+    /** The refusal of a grid whose {@code option} gives one point twice: {@code value} as {@code earlier} did. */
+    private ParameterException twice(String option, double value, double earlier, String what, String which) {
+        // The defaults collide too on a small scenario (one tenant of one worker: every fullness is one instance);
+        // the user who never gave the option is told it is its default, and what to give instead.
+        String given = spec.commandLine().getParseResult().hasMatchedOption(option) ? ""
+                : " (its default; give " + option + " with values that make different points)";
+        return new ParameterException(spec.commandLine(), value == earlier
+                ? option + " gives " + number(value) + " twice: give each point once" + given
+                : option + " " + number(value) + " gives the same " + what + " as " + number(earlier) + ", " + which
+                        + ": give each point once" + given);
     }
 
     /** A point's job duration: {@code ratio} times the refused delay, to the nearest nanosecond. */
