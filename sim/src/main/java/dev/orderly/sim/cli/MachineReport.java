@@ -1,5 +1,8 @@
 package dev.orderly.sim.cli;
 
+import dev.orderly.api.EngineConfig;
+import dev.orderly.sim.fleet.Admission;
+import dev.orderly.sim.fleet.FaultRates;
 import dev.orderly.sim.fleet.FleetConfig;
 import dev.orderly.sim.fleet.TimeScale;
 import dev.orderly.sim.report.ComparisonTable;
@@ -134,6 +137,28 @@ final class MachineReport {
         m.put("failureDelaySeconds", s.failureDelay().toNanos() / 1e9);
         m.put("seed", f.seed());
         m.put("timeScale", f.timeScale().factor());
+        // Everything else the heading names: without them two runs of different options printed the same scenario.
+        FaultRates r = f.faults();
+        m.put("unreachableRate", r.unreachable());
+        m.put("timeoutRate", r.executionTimeout());
+        m.put("retryableRate", r.retryable());
+        m.put("fatalRate", r.fatal());
+        m.put("missingOutputRate", r.outputMissing());
+        EngineConfig e = s.engine();
+        m.put("launchWindowPercent", e.launchWindowPercent());
+        m.put("launchWindowMin", e.launchWindowMin());
+        m.put("launchWindowMax", e.launchWindowMax());
+        m.put("maxFailures", e.maxFailures());
+        m.put("maxExecutionTimeouts", e.maxExecutionTimeouts());
+        m.put("lookaheadFactor", e.lookaheadFactor());
+        m.put("maxConcurrentJobs", e.maxConcurrentJobs());
+        Admission a = s.admission();
+        m.put("admission", a.hasRoom() ? "wait" : "refuse");
+        if (a.hasRoom()) {
+            m.put("admissionWaitSeconds", a.maxWait().toNanos() / 1e9);
+            m.put("room", a.room());
+            m.put("waitAt", a.waitAt());
+        }
         return m;
     }
 
