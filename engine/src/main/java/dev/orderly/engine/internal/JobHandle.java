@@ -64,7 +64,8 @@ class JobHandle extends UnitCounts.Tally {
     private RunningJobs jobs;
     private Tier2Call call;
     private volatile int state;
-    // Set before the cancel of the request's stop (cancelForTheStop), read by the job's own thread after it.
+    // Whether the cancel that marked the job CANCELLED was the request's stop's (cancelForTheStop), not its unit's:
+    // written, under the lock of jobs, only by that cancel, before its compare-and-set; read by the job's own thread.
     private volatile boolean byTheStop;
 
     /** The handle of a job of {@code key} that starts from the unit's {@code prior} counts; not yet started. */
@@ -189,20 +190,26 @@ class JobHandle extends UnitCounts.Tally {
         return jobs != null && jobs.giveUpForTheRerun(this);
     }
 
-    /** As {@link #cancel()}, for the request's stop rather than for the unit's sake. */
+    /**
+     * As {@link #cancel()}, for the request's stop rather than for the unit's sake. A job its unit's cancel reached
+     * first stays cancelled for its unit: the stop's cancel does nothing to it.
+     */
     void cancelForTheStop() {
-        byTheStop = true;
-        cancel();
+        cancel(true);
     }
 
-    /** True if {@link #cancelForTheStop()} was called. */
+    /** True if the job was cancelled by {@link #cancelForTheStop()}, not by a cancel for its unit's sake first. */
     boolean cancelledByTheStop() {
         return byTheStop;
     }
 
     /** Closes the job's call, if it has one, and interrupts its thread, unless the job has ended. */
     void cancel() {
-        Tier2Call toClose = jobs.cancelOrTakeCall(this);
+        cancel(false);
+    }
+
+    private void cancel(boolean forTheStop) {
+        Tier2Call toClose = jobs.cancelOrTakeCall(this, forTheStop);
         if (toClose == null) {
             return;
         }
@@ -215,11 +222,11 @@ class JobHandle extends UnitCounts.Tally {
     }
 
     /**
-     * Under the lock of {@code jobs}: marks the job cancelled, unless it was already or has ended. Takes its call
-     * if it has one (returned, to be closed outside the lock), else interrupts its thread; null if there is no
-     * call to close.
+     * Under the lock of {@code jobs}: marks the job cancelled ({@code forTheStop}: by the request's stop), unless it
+     * was already or has ended. Takes its call if it has one (returned, to be closed outside the lock), else
+     * interrupts its thread; null if there is no call to close.
      */
-    Tier2Call cancelledLocked() {
+    Tier2Call cancelledLocked(boolean forTheStop) {
         int s;
         int next;
         do {
@@ -227,6 +234,8 @@ class JobHandle extends UnitCounts.Tally {
             if ((s & (CANCELLED | ENDED)) != 0) {
                 return null;
             }
+            // Under the lock: no other cancel runs, so the one that sets CANCELLED is the one that wrote this last.
+            byTheStop = forTheStop;
             next = (s & CALL) != 0 ? (s & ~CALL) | CANCELLED | CLOSING : s | CANCELLED;
         } while (!STATE.compareAndSet(this, s, next));
         if ((s & CALL) == 0) {

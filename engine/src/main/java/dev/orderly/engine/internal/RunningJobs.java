@@ -207,11 +207,14 @@ final class RunningJobs {
         }
     }
 
-    /** Cancels the job of {@code handle}: returns its call, to close outside the lock, or null (see JobHandle). */
-    Tier2Call cancelOrTakeCall(JobHandle handle) {
+    /**
+     * Cancels the job of {@code handle} ({@code forTheStop}: for the request's stop): returns its call, to close
+     * outside the lock, or null (see JobHandle).
+     */
+    Tier2Call cancelOrTakeCall(JobHandle handle, boolean forTheStop) {
         interrupters.lock();
         try {
-            return handle.cancelledLocked();
+            return handle.cancelledLocked(forTheStop);
         } finally {
             interrupters.unlock();
         }
