@@ -217,6 +217,7 @@ final class JobRunner {
         Job job = new Job(requestId, key, attempts.dials, Math.min(reading.getAsLong(), key.segment()));
         Tier2Call call = null;
         Tier2Exception error = null;
+        Error dialError = null;
         try {
             listener.onDial(job);
             LOG.debug("dial {} attempt {}", key, job.attempt());
@@ -225,6 +226,10 @@ final class JobRunner {
             error = e;
         } catch (RuntimeException e) {
             error = asFatal(e);
+        } catch (VirtualMachineError e) {
+            throw e;
+        } catch (Error e) {
+            dialError = e;
         } finally {
             // Before the answer is handled: from here a withdrawal interrupts the job wherever it waits next.
             handle.dialing(false);
@@ -234,6 +239,14 @@ final class JobRunner {
             } else {
                 counters.dialNotAdmitted();
             }
+        }
+        if (dialError != null) {
+            // The dial failed fatally, as one that threw a RuntimeException: the listener hears how it ended (unless it
+            // is the echo of the request's stop), then the request fails with the Error itself.
+            if (needed.test(key)) {
+                listener.onFailed(job, Tier2Exception.fatal("tier2 client threw " + dialError, dialError));
+            }
+            throw dialError;
         }
         if (error != null) {
             return retryOrFail(job, error, attempts, handle);
