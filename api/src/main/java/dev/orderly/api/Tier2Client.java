@@ -14,7 +14,8 @@ public interface Tier2Client {
      * <p>Throw {@link Tier2Exception#refused} when the tier2 turned the job away without running anything (it is at
      * its concurrent-request limit) and {@link Tier2Exception#unreachable} when no tier2 could be reached (connection
      * refused, no healthy upstream): both are free retries. A {@link RuntimeException} counts as
-     * {@link Tier2Exception.Kind#FATAL FATAL}.
+     * {@link Tier2Exception.Kind#FATAL FATAL}, and so does a checked exception thrown without being declared (by
+     * Kotlin code, say), from here or from the call's {@link Tier2Call#await()}.
      *
      * @param job the unit to run and its attempt number
      * @return the admitted call; the engine always closes it

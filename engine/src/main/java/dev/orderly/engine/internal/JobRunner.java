@@ -224,7 +224,10 @@ final class JobRunner {
             call = tier2.dial(job);
         } catch (Tier2Exception e) {
             error = e;
-        } catch (RuntimeException e) {
+        } catch (InterruptedException e) {
+            throw e;
+        } catch (Exception e) {
+            // A RuntimeException, or a checked exception thrown undeclared (Kotlin, @SneakyThrows): fatal, as documented.
             error = asFatal(e);
         } catch (VirtualMachineError e) {
             throw e;
@@ -312,7 +315,11 @@ final class JobRunner {
                 return Step.ABANDON;
             }
             failure = e;
-        } catch (RuntimeException e) {
+        } catch (InterruptedException e) {
+            throw e;
+        } catch (Exception e) {
+            // A RuntimeException, or a checked exception thrown undeclared (a Kotlin call's SocketException once its
+            // close closed the socket): as a Tier2Exception, the echo of a close if the unit was covered, else fatal.
             if (handle.cancelled()) {
                 return Step.ABANDON;
             }
@@ -439,7 +446,7 @@ final class JobRunner {
         return n == 1 ? "1 time" : n + " times";
     }
 
-    private static Tier2Exception asFatal(RuntimeException e) {
+    private static Tier2Exception asFatal(Exception e) {
         return Tier2Exception.fatal("tier2 client threw " + e, e);
     }
 }
