@@ -14,7 +14,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Date;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
 import org.bouncycastle.asn1.x500.X500Name;
 import org.bouncycastle.asn1.x500.X500NameBuilder;
 import org.bouncycastle.asn1.x500.style.BCStyle;
@@ -44,11 +47,36 @@ import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
  * // server: server.certificate(), server.key(); clients trust ca.caCertificate()
  * }</pre>
  *
- * <p>Needs {@code org.bouncycastle:bcpkix-jdk18on} on the class path. This class is thread-safe.
+ * <p>Needs {@code org.bouncycastle:bcpkix-jdk18on} on the class path. This class is thread-safe: the two files of a
+ * leaf are always one pair, even when two threads make the same leaf at once.
+ *
+ * <p>Invariant: {@code OWNERS} maps every file this JVM's CAs wrote to whose it is (a CA's name, and a leaf's name or
+ * none for the CA's certificate); a file is written only by its owner, under the owner's lock, which keeps a leaf's
+ * certificate and key one pair.
  */
 public final class TestCertificates {
 
     private static final AtomicLong SERIAL = new AtomicLong(System.currentTimeMillis());
+    private static final ConcurrentMap<Path, Owner> OWNERS = new ConcurrentHashMap<>();
+
+    /**
+     * Whose a file is: CA {@code ca}'s leaf {@code leaf}, or its certificate if {@code leaf} is null; {@code lock} is
+     * held while the file is written.
+     */
+    private record Owner(String ca, String leaf, ReentrantLock lock) {
+        Owner(String ca, String leaf) {
+            this(ca, leaf, new ReentrantLock());
+        }
+
+        boolean same(Owner other) {
+            return ca.equals(other.ca) && Objects.equals(leaf, other.leaf);
+        }
+
+        @Override
+        public String toString() {
+            return leaf == null ? "the certificate of CA '" + ca + "'" : "leaf '" + leaf + "' of CA '" + ca + "'";
+        }
+    }
 
     /**
      * One certificate and its key, as files.
@@ -75,14 +103,23 @@ public final class TestCertificates {
         b.addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.keyCertSign | KeyUsage.cRLSign));
         this.ca = sign(b, caKeys);
         this.caFile = dir.resolve(name + "-ca.pem");
-        write(caFile, ca);
+        Owner owner = claim(caFile, new Owner(name, null), "name '" + name + "'");
+        owner.lock().lock();
+        try {
+            write(caFile, ca);
+        } finally {
+            owner.lock().unlock();
+        }
     }
 
     /**
      * A new CA (an EC P-256 key) whose files go in {@code dir}, prefixed with {@code name}: any text that is a file
-     * name (a comma or a plus is escaped in the certificate).
+     * name (a comma or a plus is escaped in the certificate). A CA of the same name in the same directory replaces
+     * this one's files.
      *
-     * @throws IllegalArgumentException if {@code name} is blank or holds {@code /} or {@code \}
+     * @throws IllegalArgumentException if {@code name} is blank or holds {@code /} or {@code \}, or if its
+     *         certificate's file is a leaf of another CA of this JVM (CA {@code a}'s {@code leaf("b-ca")} is CA
+     *         {@code a-b}'s {@code a-b-ca.pem})
      * @throws IOException if a file cannot be written
      * @throws GeneralSecurityException if the JDK cannot make or sign the keys
      */
@@ -99,9 +136,12 @@ public final class TestCertificates {
     /**
      * A leaf for {@code localhost} and {@code 127.0.0.1}, signed by this CA: {@code <name>-<leafName>.pem} and
      * {@code .key} in the CA's directory; {@code leafName} is held to the rule of {@link #authority}'s name, and is
-     * not {@code ca} in any case ({@code <name>-ca.pem} is the CA's certificate).
+     * not {@code ca} in any case ({@code <name>-ca.pem} is the CA's certificate). The same leaf again makes a new
+     * pair in the same files.
      *
-     * @throws IllegalArgumentException if {@code leafName} is blank, holds {@code /} or {@code \}, or is {@code ca}
+     * @throws IllegalArgumentException if {@code leafName} is blank, holds {@code /} or {@code \}, or is {@code ca};
+     *         or if its files are another CA's of this JVM (CA {@code a}'s {@code leaf("b-c")} is CA {@code a-b}'s
+     *         {@code leaf("c")})
      * @throws IOException if a file cannot be written
      * @throws GeneralSecurityException if the JDK cannot make or sign the keys
      */
@@ -113,6 +153,11 @@ public final class TestCertificates {
             throw new IllegalArgumentException("leafName must not be '" + leafName + "': " + caFile.getFileName()
                     + " is the CA's certificate");
         }
+        Pem pem = new Pem(dir.resolve(name + "-" + leafName + ".pem"), dir.resolve(name + "-" + leafName + ".key"));
+        // "a-b" + "c" and "a" + "b-c" name the same files (the key's as the certificate's): the second CA's leaf
+        // would replace the first's, which then no longer verifies against its own CA.
+        Owner owner = claim(pem.certificate(), new Owner(name, leafName),
+                "leafName '" + leafName + "' of CA '" + name + "'");
         KeyPair keys = keys();
         X509v3CertificateBuilder b = builder(caName(name), commonName(leafName), keys);
         b.addExtension(Extension.basicConstraints, true, new BasicConstraints(false));
@@ -120,13 +165,34 @@ public final class TestCertificates {
                 new GeneralName(GeneralName.dNSName, "localhost"),
                 new GeneralName(GeneralName.iPAddress, "127.0.0.1")}));
         X509Certificate cert = sign(b, caKeys);
-        Pem pem = new Pem(dir.resolve(name + "-" + leafName + ".pem"), dir.resolve(name + "-" + leafName + ".key"));
-        write(pem.certificate(), cert);
-        try (Writer w = Files.newBufferedWriter(pem.key(), StandardCharsets.US_ASCII);
-             JcaPEMWriter pemWriter = new JcaPEMWriter(w)) {
-            pemWriter.writeObject(new JcaPKCS8Generator(keys.getPrivate(), null));
+        // Both files under their owner: a leaf written by two threads at once is one pair or the other, not a mix.
+        owner.lock().lock();
+        try {
+            write(pem.certificate(), cert);
+            try (Writer w = Files.newBufferedWriter(pem.key(), StandardCharsets.US_ASCII);
+                 JcaPEMWriter pemWriter = new JcaPEMWriter(w)) {
+                pemWriter.writeObject(new JcaPKCS8Generator(keys.getPrivate(), null));
+            }
+        } finally {
+            owner.lock().unlock();
         }
         return pem;
+    }
+
+    /**
+     * The owner of {@code file}: the first to claim it, if it is {@code owner}'s CA and leaf; refused, naming
+     * {@code what} and the file's owner, if that is another.
+     */
+    private static Owner claim(Path file, Owner owner, String what) {
+        Path key = file.toAbsolutePath().normalize();
+        Owner had = OWNERS.putIfAbsent(key, owner);
+        if (had == null) {
+            return owner;
+        }
+        if (!had.same(owner)) {
+            throw new IllegalArgumentException(what + " would write " + file + ", which is " + had);
+        }
+        return had;
     }
 
     /**
