@@ -107,6 +107,21 @@ final class WorkerLoader {
         }
     }
 
+    /** Why a registered class could not be made, as {@link #instantiate} says it for one named by {@code --worker}. */
+    private static String couldNotMake(String name, ServiceConfigurationError e) {
+        Throwable why = e.getCause();
+        if (why instanceof InstantiationException) {
+            return name + " is abstract: register a class that can be made";
+        }
+        if (why instanceof ExceptionInInitializerError init) {
+            return name + " failed to initialize: " + (init.getCause() != null ? init.getCause() : init.getMessage());
+        }
+        if (why instanceof ReflectiveOperationException || why == null) {
+            return name + " can not be made: " + e.getMessage() + (why == null ? "" : " (" + why.getMessage() + ")");
+        }
+        return name + ": its constructor threw " + why;
+    }
+
     /** A worker class found, and how to make an instance of it. */
     private record Candidate(Class<?> type, Supplier<?> instance) {
 
@@ -115,7 +130,8 @@ final class WorkerLoader {
             try {
                 o = instance.get();
             } catch (ServiceConfigurationError e) {
-                throw new IllegalArgumentException(type.getName() + " can not be made: " + e.getMessage());
+                // ServiceLoader's own words ("Provider X could not be instantiated") keep why in the cause only
+                throw new IllegalArgumentException(couldNotMake(type.getName(), e));
             }
             if (o instanceof JobWorkerProvider provider) {
                 JobWorker worker = provider.create(List.copyOf(options));
