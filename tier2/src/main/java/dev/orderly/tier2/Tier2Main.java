@@ -221,6 +221,9 @@ public final class Tier2Main implements Callable<Integer> {
                 // gRPC's "Failed to bind to address /127.0.0.1:8080" keeps its reason (in use, not allowed) in the
                 // cause; said without either exception's class name, as every other failure to start.
                 Throwable why = e.getCause();
+                while (why != null && why.getCause() != null && why.getCause() != why) {
+                    why = why.getCause(); // the health port's failure wraps gRPC's, which holds the reason
+                }
                 throw new StartFailure(firstLine(String.valueOf(e.getMessage())) + (why == null
                         || why.getMessage() == null ? "" : " (" + firstLine(why.getMessage()) + ")"), e);
             }
