@@ -82,9 +82,9 @@ final class WarmUp {
         int quietInARow = 0;
         long compiled = 0;
         boolean longEnough = false;
-        // Until MIN_NANOS have passed, whatever else; then while rounds asked for are left or the JIT is not yet quiet,
-        // up to MAX_ROUNDS.
-        while (!longEnough || (rounds < MAX_ROUNDS && (rounds < minRounds || quietInARow < QUIET_ROUNDS))) {
+        // Until MIN_NANOS have passed and the rounds asked for have run, whatever else; then while the JIT is not yet
+        // quiet, up to MAX_ROUNDS.
+        while (!longEnough || rounds < minRounds || (rounds < MAX_ROUNDS && quietInARow < QUIET_ROUNDS)) {
             long before = compileMillis.getAsLong();
             round.run();
             compiled = compileMillis.getAsLong() - before;
