@@ -8,6 +8,10 @@ import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
 import java.lang.management.MemoryUsage;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.management.ListenerNotFoundException;
 import javax.management.Notification;
@@ -16,10 +20,11 @@ import javax.management.NotificationListener;
 import javax.management.openmbean.CompositeData;
 
 /**
- * Watches the heap during a run and keeps two peaks: the highest used heap sampled every {@code period} on a virtual
+ * Watches the heap during a run and keeps two peaks: the highest used heap sampled every {@code period} on a
  * thread of its own (garbage included: with a large {@code -Xmx} the collector lets it grow), and the highest heap
- * left after any garbage collection, from the collectors' notifications (what the run really keeps alive, plus
- * garbage the last collection did not reach). Start it with {@link #start}, read it with {@link #stop}.
+ * left after a young or full collection, from the notifications of the collectors that go through every heap pool
+ * (what the run really keeps alive, plus old garbage that collection did not reach; a concurrent cycle's pauses,
+ * which leave eden as it was, do not count). Start it with {@link #start}, read it with {@link #stop}.
  *
  * <p>The sampler is a platform daemon thread, so a run that keeps every carrier of the virtual threads busy (a
  * thousand requests at once) does not starve it of its samples. Benchmarks only: the engine has no platform thread.
@@ -27,6 +32,9 @@ import javax.management.openmbean.CompositeData;
 public final class HeapWatch {
 
     private static final MemoryMXBean MEMORY = ManagementFactory.getMemoryMXBean();
+
+    /** The collectors that go through every heap pool (a young or a full collection), by name. */
+    private static final Set<String> WHOLE_HEAP_COLLECTORS = wholeHeapCollectors();
 
     private final Duration period;
     private final Thread sampler;
@@ -55,6 +63,11 @@ public final class HeapWatch {
         }
         GarbageCollectionNotificationInfo info =
                 GarbageCollectionNotificationInfo.from((CompositeData) notification.getUserData());
+        if (!WHOLE_HEAP_COLLECTORS.contains(info.getGcName())) {
+            // A collector of part of the heap (G1's "G1 Concurrent GC": its Remark and Cleanup pauses collect no young
+            // space): its "after" figures hold all of eden, the garbage of the moment, not what a collection left.
+            return;
+        }
         long after = 0;
         for (MemoryUsage usage : info.getGcInfo().getMemoryUsageAfterGc().values()) {
             after += usage.getUsed();
@@ -62,6 +75,18 @@ public final class HeapWatch {
         // Non-heap pools are in the map too; keep to the heap's share.
         long heapAfter = after - nonHeapUsed(info);
         peakAfterGcBytes.accumulateAndGet(heapAfter, Math::max);
+    }
+
+    private static Set<String> wholeHeapCollectors() {
+        List<String> heapPools = ManagementFactory.getMemoryPoolMXBeans().stream()
+                .filter(pool -> pool.getType() == MemoryType.HEAP).map(MemoryPoolMXBean::getName).toList();
+        Set<String> names = new HashSet<>();
+        for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+            if (Arrays.asList(gc.getMemoryPoolNames()).containsAll(heapPools)) {
+                names.add(gc.getName());
+            }
+        }
+        return Set.copyOf(names);
     }
 
     private static long nonHeapUsed(GarbageCollectionNotificationInfo info) {
