@@ -3,15 +3,17 @@ package dev.orderly.sim.fleet;
 import dev.orderly.api.JobKey;
 import dev.orderly.api.Tier2Call;
 import dev.orderly.api.Tier2Exception;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * A job a simulated instance has taken. {@link #await()} lets the job's simulated run time pass and then ends it as
  * its {@link Fate} says; the slot is given back when the job ends or when the call is closed, whichever comes first
  * (a cancelled job frees its slot at once), and never twice.
  *
- * <p>{@code await} is called by one thread; {@code close} may race with it, which is why the release is guarded by an
- * atomic flag.
+ * <p>{@code await} is called by one thread; {@code close} may race with it and with another close (the job's own and
+ * the engine's). So the release is made under a lock of its own: whoever comes second returns only once the slot is
+ * free in the fleet, so that a dispatcher it then gives the slot back to never finds the instance still full.
+ * {@code releasing} guards {@code released}; the fleet's lock is taken inside it, never the other way round.
  */
 public final class SimulatedCall implements Tier2Call {
 
@@ -20,7 +22,9 @@ public final class SimulatedCall implements Tier2Call {
     private final int instance;
     private final JobKey key;
     private final Fate fate;
-    private final AtomicBoolean released = new AtomicBoolean();
+    private final ReentrantLock releasing = new ReentrantLock();
+    // guarded by releasing
+    private boolean released;
 
     SimulatedCall(SimulatedTier2 tenant, SimulatedFleet.Admitted admitted, JobKey key, Fate fate) {
         this.tenant = tenant;
@@ -77,8 +81,14 @@ public final class SimulatedCall implements Tier2Call {
 
     /** @param endedAs how the job ended, or null when it was cancelled (closed before it ended) */
     private void release(Fate.Outcome endedAs) {
-        if (released.compareAndSet(false, true)) {
-            tenant.fleet().release(instance, admitted.slot(), endedAs);
+        releasing.lock();
+        try {
+            if (!released) {
+                released = true;
+                tenant.fleet().release(instance, admitted.slot(), endedAs);
+            }
+        } finally {
+            releasing.unlock();
         }
     }
 }
