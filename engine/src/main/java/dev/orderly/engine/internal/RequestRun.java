@@ -118,10 +118,21 @@ final class RequestRun {
         Optional<Throwable> failure;
         try {
             failure = scope.run(() -> {
-                walker.run();
+                try {
+                    walker.run();
+                } catch (VirtualMachineError e) {
+                    throw running.kept(e);
+                }
                 return null;
             }, this::job);
         } catch (InterruptedException e) {
+            VirtualMachineError vmError = running.vmError();
+            if (vmError != null) {
+                // The VM's own error goes up as itself, the interrupt set again.
+                Thread.currentThread().interrupt();
+                stoppedBy(vmError);
+                throw vmError;
+            }
             if (!counters.deliveredAll()) {
                 throw cancelled(e);
             }
@@ -134,7 +145,10 @@ final class RequestRun {
             stoppedBy(e);
             throw e;
         }
-        return ended(failure);
+        VirtualMachineError vmError = running.vmError();
+        // The VM's own error, met by any thread of the request (after the scope's cancellation too, which reports
+        // nothing more): thrown as itself, whatever else ended the request.
+        return ended(vmError != null ? Optional.of(vmError) : failure);
     }
 
     /** The request was cancelled by an interrupt of its caller: {@code e}, with the figures so far. */
@@ -210,8 +224,9 @@ final class RequestRun {
                         + " interrupted, and not by a cancellation of the request (the Tier2Client, its Tier2Call or"
                         + " the listener, which run on it, threw InterruptedException or left the interrupt set)", e);
             } catch (VirtualMachineError e) {
-                // Nothing can be trusted after it: it propagates as itself, once the scope has cancelled the rest.
-                throw e;
+                // Nothing can be trusted after it: it propagates as itself, once the scope has cancelled the rest (kept
+                // for run too, since a scope already cancelled reports nothing more).
+                throw running.kept(e);
             } catch (Error e) {
                 // An Error from the tier2 client or the store is still this unit's failure: keep the unit.
                 throw new RequestFailedException(key, key + " failed with " + e + " on attempt " + dials

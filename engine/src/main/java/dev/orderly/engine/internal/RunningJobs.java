@@ -32,6 +32,10 @@ final class RunningJobs {
     // on a tier2 then): the first job to come off its tier2 and wait to dial again gives its worker up to it, instead
     // of holding it through its delay. Null when no re-run waits so.
     private final AtomicReference<JobKey> rerunWaiting = new AtomicReference<>();
+    // The first VirtualMachineError met by the request's threads (a job, the walker, or a call's close at the stop),
+    // for run to throw as itself once every thread has ended: one met after the scope was cancelled is reported by
+    // no scope, and one from a close at the stop must not cut the stop short.
+    private final AtomicReference<VirtualMachineError> vmError = new AtomicReference<>();
 
     /**
      * @param lookahead the segments of the request's look-ahead window, in which its jobs run
@@ -167,7 +171,25 @@ final class RunningJobs {
      * not an interrupt ends too, and its worker and place under the engine-wide cap are free at once.
      */
     void cancelAll() {
-        jobs.forEach(JobHandle::cancelForTheStop);
+        jobs.forEach(handle -> {
+            try {
+                handle.cancelForTheStop();
+            } catch (VirtualMachineError e) {
+                // Thrown on the thread that stops the request, which must still end as the scope expects: kept.
+                kept(e);
+            }
+        });
+    }
+
+    /** Keeps {@code e}, met by a thread of the request, if it is the first such error; returns it. */
+    VirtualMachineError kept(VirtualMachineError e) {
+        vmError.compareAndSet(null, e);
+        return e;
+    }
+
+    /** The first {@link VirtualMachineError} a thread of the request met, or null. */
+    VirtualMachineError vmError() {
+        return vmError.get();
     }
 
     /**
