@@ -209,8 +209,10 @@ final class ServerJob implements Runnable {
             } else {
                 boolean fatal = e instanceof Tier2Exception t && t.kind() == Tier2Exception.Kind.FATAL;
                 LOG.warn("job {} failed{}: {}", job.key(), fatal ? " fatally" : "", e.toString());
+                // cut as a description is: a reason longer than the client's largest message made the Failed
+                // message too large, which the client reads as work over maxMessageSize (FATAL)
                 responses.onNext(ProcessRangeResponse.newBuilder().setFailed(Failed.newBuilder()
-                        .setReason(String.valueOf(e.getMessage())).setFatal(fatal)).build());
+                        .setReason(forTrailers(reason(e))).setFatal(fatal)).build());
                 responses.onCompleted();
             }
         } catch (RuntimeException sendFailed) {
@@ -236,6 +238,13 @@ final class ServerJob implements Runnable {
             end--; // back to the first byte of the character the cut falls in
         }
         return new String(utf8, 0, end, StandardCharsets.UTF_8) + "... (cut: " + utf8.length + " bytes in all)";
+    }
+
+    /** What a failure says: its message, or what it is when it has none (never "null"). */
+    private static String reason(Throwable e) {
+        String message = e.getMessage();
+        return message == null || message.isBlank()
+                ? e.getClass().getSimpleName() + " (no message; the tier2's log has the rest)" : message;
     }
 
     /** Sends an {@code Update}, unless the call has ended or was cancelled. */
