@@ -244,11 +244,15 @@ public final class Tier2Server implements AutoCloseable {
     /**
      * Waits at most {@code timeout} for this server to drain and stop, as {@link #awaitTermination()}.
      *
+     * <p>A timeout too long to count in nanoseconds (about 292 years, {@code ChronoUnit.FOREVER}'s say) waits that long.
+     *
      * @return true if it has stopped, false if the time ran out first
      * @throws InterruptedException if interrupted while waiting (the server keeps running)
      */
     public boolean awaitTermination(Duration timeout) throws InterruptedException {
-        return terminated.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        // convert saturates where toNanos() threw ArithmeticException
+        return terminated.await(TimeUnit.NANOSECONDS.convert(Objects.requireNonNull(timeout, "timeout")),
+                TimeUnit.NANOSECONDS);
     }
 
     /** As {@link #awaitTermination(Duration)}, in the units of {@link java.util.concurrent.ExecutorService}'s. */
