@@ -126,18 +126,12 @@ final class RequestRun {
                 return null;
             }, this::job);
         } catch (InterruptedException e) {
-            VirtualMachineError vmError = running.vmError();
-            if (vmError != null) {
-                // The VM's own error goes up as itself, the interrupt set again.
-                Thread.currentThread().interrupt();
-                stoppedBy(vmError);
-                throw vmError;
-            }
-            if (!counters.deliveredAll()) {
+            if (running.vmError() == null && !counters.deliveredAll()) {
                 throw cancelled(e);
             }
-            // Every segment was delivered before the interrupt came, which only cut into the wait for the threads
-            // nobody needed any more: the request ended well. The caller gets its result, its interrupt set again.
+            // A thread of the request met the VM's own error, which goes up as itself below; or every segment was
+            // delivered before the interrupt came, which only cut into the wait for the threads nobody needed any
+            // more: the request ended well, and the caller gets its result. Either way its interrupt is set again.
             Thread.currentThread().interrupt();
             failure = Optional.empty();
         } catch (RuntimeException | Error e) {
