@@ -57,8 +57,11 @@ final class WorkerLoader {
 
     /** The class is there, so "no such class" would send one looking for a jar: what its initializer threw is why. */
     private static IllegalArgumentException failedToInitialize(String className, ExceptionInInitializerError e) {
-        return new IllegalArgumentException("--worker=" + className + " failed to initialize: "
-                + (e.getCause() != null ? e.getCause() : e.getMessage()));
+        return new IllegalArgumentException(failedToInitializeMessage("--worker=" + className, e));
+    }
+
+    private static String failedToInitializeMessage(String what, ExceptionInInitializerError e) {
+        return what + " failed to initialize: " + (e.getCause() != null ? e.getCause() : e.getMessage());
     }
 
     private static Candidate registered(ClassLoader loader) {
@@ -114,7 +117,7 @@ final class WorkerLoader {
             return name + " is abstract: register a class that can be made";
         }
         if (why instanceof ExceptionInInitializerError init) {
-            return name + " failed to initialize: " + (init.getCause() != null ? init.getCause() : init.getMessage());
+            return failedToInitializeMessage(name, init);
         }
         if (why instanceof ReflectiveOperationException || why == null) {
             return name + " can not be made: " + e.getMessage() + (why == null ? "" : " (" + why.getMessage() + ")");
