@@ -14,7 +14,10 @@ import java.util.function.Supplier;
 import software.amazon.awssdk.core.exception.AbortedException;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.core.sync.ResponseTransformer;
+import software.amazon.awssdk.http.AbortableInputStream;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.NoSuchBucketException;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.S3Exception;
@@ -26,10 +29,12 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
  * <p>{@link #write} is one {@code PUT}: S3 makes an object visible whole or not at all, so a reader never sees part of
  * an output. {@link #read} is one {@code GET}: a missing key (404) is empty; any other failure (the bucket missing,
  * access denied, the endpoint unreachable, a timeout after the client's retries) is an {@link IOException} whose
- * message names the bucket and the key. {@link #contains} is one {@code HEAD}. An interrupt while a call is under way
- * ends the caller's wait at once with an {@link InterruptedIOException}, the thread's interrupt flag set; the HTTP call
- * itself (the SDK's client answers no interrupt) ends on a thread of its own, at the latest at the client's call
- * timeout, so an interrupted write may still land.
+ * message names the bucket and the key, as is an object longer than the longest {@code byte[]}
+ * ({@code Integer.MAX_VALUE - 8} bytes), refused by its length before its body is read. {@link #contains} is one
+ * {@code HEAD}. An interrupt while a call is under way ends the caller's wait at once with an
+ * {@link InterruptedIOException}, the thread's interrupt flag set; the HTTP call itself (the SDK's client answers no
+ * interrupt) ends on a thread of its own, at the latest at the client's call timeout, so an interrupted write may
+ * still land.
  *
  * <p>On AWS S3 a reader needs {@code s3:ListBucket} on the bucket as well as {@code s3:GetObject} on the keys: without
  * it S3 answers a missing key with 403, not 404, and {@link #read} and {@link #contains} fail with "access denied"
@@ -96,9 +101,10 @@ public final class S3OutputStore implements OutputStore {
     @Override
     public Optional<byte[]> read(long segment) throws IOException {
         String key = keyOf(segment);
+        Body body;
         try {
-            return Optional.of(interruptibly("read", key, () -> client.getObjectAsBytes(r -> r.bucket(bucket).key(key)))
-                    .asByteArray());
+            body = interruptibly("read", key,
+                    () -> client.getObject(r -> r.bucket(bucket).key(key), S3OutputStore::body));
         } catch (NoSuchKeyException e) {
             return Optional.empty();
         } catch (NoSuchBucketException e) {
@@ -111,6 +117,31 @@ public final class S3OutputStore implements OutputStore {
         } catch (SdkException e) {
             throw failure("read", key, e);
         }
+        if (body.bytes() == null) {
+            // getObjectAsBytes would read it all and end in an OutOfMemoryError, which the engine throws as the VM's
+            throw new IOException("can not read s3://" + bucket + "/" + key + " (bucket " + bucket + ", key " + key
+                    + "): it holds " + body.length() + " bytes, more than one output can have (" + MAX_OUTPUT_BYTES
+                    + ", the longest byte[])");
+        }
+        return Optional.of(body.bytes());
+    }
+
+    /** The longest output an object may hold: the longest {@code byte[]} the JVM makes. */
+    private static final long MAX_OUTPUT_BYTES = Integer.MAX_VALUE - 8;
+
+    /** An object's body, or, for one too long for a {@code byte[]}, its length alone. */
+    private record Body(byte[] bytes, long length) {
+    }
+
+    /** Reads a GET's body as the SDK's {@code toBytes} does, unless its length says it can not fit a byte[]. */
+    private static Body body(GetObjectResponse response, AbortableInputStream in) throws Exception {
+        Long length = response.contentLength();
+        if (length != null && length > MAX_OUTPUT_BYTES) {
+            in.abort(); // the rest of the body is not wanted: the connection is not reused
+            return new Body(null, length);
+        }
+        return new Body(ResponseTransformer.<GetObjectResponse>toBytes().transform(response, in).asByteArrayUnsafe(),
+                length == null ? -1 : length);
     }
 
     /**
