@@ -37,7 +37,8 @@ public interface JobContext {
 
     /**
      * Sends an {@code Update} with {@code payload} to the tier1: progress, which Orderly passes on without reading.
-     * After the job has ended (or its call was cancelled) it does nothing.
+     * After the job has ended (or its call was cancelled) it does nothing; an update larger than the tier2's
+     * {@code maxMessageSize} is not sent either (one WARN line says so), since the client would fail the job over it.
      */
     void sendUpdate(byte[] payload);
 }

@@ -30,9 +30,19 @@ final class ServerDial implements AdmissionLimit.Waiter {
 
     private static final Logger LOG = LoggerFactory.getLogger(ServerDial.class);
 
-    /** What the job needs to run, once admitted. */
+    /**
+     * What the job needs to run, once admitted.
+     *
+     * @param maxMessageSize the server's {@code maxMessageSize}: an update over it is not sent
+     */
     record Runner(JobWorker worker, JobOutputs outputs, RunningJobs running, ScheduledExecutorService timer,
-                  Duration executionTimeout, String instanceName) {
+                  Duration executionTimeout, String instanceName, int maxMessageSize) {
+
+        /** With gRPC's default limit of 4 MiB. */
+        Runner(JobWorker worker, JobOutputs outputs, RunningJobs running, ScheduledExecutorService timer,
+               Duration executionTimeout, String instanceName) {
+            this(worker, outputs, running, timer, executionTimeout, instanceName, 4 * 1024 * 1024);
+        }
     }
 
     private final Job job;
@@ -86,7 +96,7 @@ final class ServerDial implements AdmissionLimit.Waiter {
 
     @Override
     public void admitted(Seat<AdmissionLimit.Waiter> slot) {
-        ServerJob j = new ServerJob(job, work, runner.worker(), runner.outputs(), responses,
+        ServerJob j = new ServerJob(job, work, runner.worker(), runner.outputs(), runner.maxMessageSize(), responses,
                 () -> slots.release(slot), slots::started, runner.running()::remove);
         boolean clientThere;
         lock.lock();

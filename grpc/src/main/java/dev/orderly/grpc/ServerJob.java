@@ -55,6 +55,7 @@ final class ServerJob implements Runnable {
     private final byte[] work;
     private final JobWorker worker;
     private final JobOutputs outputs;
+    private final int maxMessageSize;
     private final ServerCallStreamObserver<ProcessRangeResponse> responses;
     private final Runnable releaseSlot;
     private final Runnable onAdmitted;
@@ -72,17 +73,19 @@ final class ServerJob implements Runnable {
 
     /**
      * @param outputs where {@link JobContext#writeOutput} writes; null when the server has none
+     * @param maxMessageSize the server's {@code maxMessageSize}: an update over it is not sent
      * @param releaseSlot gives the job's slot back; run exactly once, when the job's thread is done
      * @param onAdmitted counts the admission; run at most once, as {@code Admitted} is sent, and not at all for a job
      *     stopped before it started (its client went away as it was handed the slot, or the server stops)
      */
-    ServerJob(Job job, byte[] work, JobWorker worker, JobOutputs outputs,
+    ServerJob(Job job, byte[] work, JobWorker worker, JobOutputs outputs, int maxMessageSize,
               ServerCallStreamObserver<ProcessRangeResponse> responses, Runnable releaseSlot, Runnable onAdmitted,
               Consumer<ServerJob> onEnd) {
         this.job = job;
         this.work = work;
         this.worker = worker;
         this.outputs = outputs;
+        this.maxMessageSize = maxMessageSize;
         this.responses = responses;
         this.releaseSlot = releaseSlot;
         this.onAdmitted = onAdmitted;
@@ -247,10 +250,19 @@ final class ServerJob implements Runnable {
                 ? e.getClass().getSimpleName() + " (no message; the tier2's log has the rest)" : message;
     }
 
-    /** Sends an {@code Update}, unless the call has ended or was cancelled. */
+    /**
+     * Sends an {@code Update}, unless the call has ended or was cancelled, or the update is over the server's
+     * {@code maxMessageSize}: the client, whose limit is the same, would fail the call over it with
+     * {@code RESOURCE_EXHAUSTED} "exceeds maximum size", which it reads as FATAL, for progress nobody reads.
+     */
     private void sendUpdate(byte[] payload) {
         ProcessRangeResponse update = ProcessRangeResponse.newBuilder()
                 .setUpdate(Update.newBuilder().setPayload(ByteString.copyFrom(payload))).build();
+        if (update.getSerializedSize() > maxMessageSize) {
+            LOG.warn("job {}: an update of {} bytes was not sent: over the limit of {} (maxMessageSize)", job.key(),
+                    payload.length, maxMessageSize);
+            return;
+        }
         lock.lock();
         try {
             if (ended || stopped != null || responses.isCancelled()) {

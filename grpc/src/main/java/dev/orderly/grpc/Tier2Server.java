@@ -86,7 +86,7 @@ public final class Tier2Server implements AutoCloseable {
         this.slots = new AdmissionLimit(b.maxConcurrentJobs, b.roomCapacity, b.roomMaxWait, health,
                 b.loadStatusDelay, timer);
         ServerServiceDefinition tier2 = new Tier2Service(b.worker, b.outputs, slots, running, timer,
-                b.executionTimeout, b.instanceName).definition();
+                b.executionTimeout, b.instanceName, b.maxMessageSize).definition();
         if (b.bearerTokens != null) {
             tier2 = ServerInterceptors.intercept(tier2, new TokenCheck(b.bearerTokens));
         }
@@ -395,7 +395,8 @@ public final class Tier2Server implements AutoCloseable {
         /**
          * The largest request the server takes, in bytes (default 4 MiB, as gRPC's); a larger one is closed with
          * {@code RESOURCE_EXHAUSTED} "… exceeds maximum size …", which the client reports as FATAL. Keep it equal to
-         * the clients' {@code maxMessageSize}.
+         * the clients' {@code maxMessageSize}: a worker's {@link JobContext#sendUpdate update} larger than it is not
+         * sent.
          */
         public Builder maxMessageSize(int bytes) {
             if (bytes < 1) {

@@ -45,9 +45,10 @@ final class Tier2Service {
 
     /** @param outputs where the jobs' {@link JobContext#writeOutput} writes; null when the server has none */
     Tier2Service(JobWorker worker, JobOutputs outputs, AdmissionLimit slots, RunningJobs running,
-                 ScheduledExecutorService timer, Duration executionTimeout, String instanceName) {
+                 ScheduledExecutorService timer, Duration executionTimeout, String instanceName, int maxMessageSize) {
         this.slots = slots;
-        this.runner = new ServerDial.Runner(worker, outputs, running, timer, executionTimeout, instanceName);
+        this.runner = new ServerDial.Runner(worker, outputs, running, timer, executionTimeout, instanceName,
+                maxMessageSize);
     }
 
     ServerServiceDefinition definition() {
