@@ -203,11 +203,24 @@ public final class Tier2Main implements Callable<Integer> {
         // Every option before the worker is made or the bucket asked: a bad --host came out as the bucket's failure,
         // exit 1, after a check that may wait on the network for 90 s.
         security.apply(cl, builder, host);
-        S3Client client = location.isS3() ? s3Client(cl, location) : null;
+        S3Client client = null;
+        StartFailure notSetUp = null;
+        if (location.isS3()) {
+            try {
+                client = s3Client(cl, location);
+            } catch (StartFailure e) {
+                // No region or no credentials: said once the worker's options are read too, so that a bad one of
+                // them is named (exit 2) on a machine not yet set up for AWS, not only after it has been.
+                notSetUp = e;
+            }
+        }
         Tier2Server server = null;
         Thread drain = null;
         try {
             builder.worker(worker(cl));
+            if (notSetUp != null) {
+                throw notSetUp;
+            }
             if (client != null) {
                 checkBucket(client, location);
             }
