@@ -94,7 +94,8 @@ final class StructuredRequestScope implements RequestScope, StructuredTaskScope.
                     Thread.currentThread().interrupt();
                     return failure;
                 }
-                throw e;
+                // The JDK's join throws a bare InterruptedException: the caller is told what the owner would tell it.
+                throw cancelledByInterrupt();
             }
             return owner.get();
         }
@@ -136,9 +137,13 @@ final class StructuredRequestScope implements RequestScope, StructuredTaskScope.
                 Thread.currentThread().interrupt();
                 return Optional.of(failure);
             }
-            throw new InterruptedException("request " + name + " cancelled by interrupt");
+            throw cancelledByInterrupt();
         }
         return Optional.ofNullable(failure);
+    }
+
+    private InterruptedException cancelledByInterrupt() {
+        return new InterruptedException("request " + name + " cancelled by interrupt");
     }
 
     @Override
