@@ -62,8 +62,8 @@ final class MachineReport {
     }
 
     /** The whole report as one JSON document. */
-    static String json(Scenario scenario, List<RunResult> runs, Report report, Path picture, double wallSeconds,
-            List<Observation.MeterLine> meters) {
+    static String json(Scenario scenario, List<RunResult> runs, Report report, Path picture,
+            Optional<Path> flightRecording, double wallSeconds, List<Observation.MeterLine> meters) {
         Map<String, Object> doc = new LinkedHashMap<>();
         doc.put("scenario", scenario(scenario));
         List<Object> runList = new ArrayList<>();
@@ -99,6 +99,7 @@ final class MachineReport {
         doc.put("ratioRows", ratioRows);
         doc.put("notes", report.notes());
         doc.put("picture", picture.toString());
+        doc.put("flightRecording", flightRecording.map(Path::toString).orElse(null));
         doc.put("wallClockSeconds", wallSeconds);
         if (!meters.isEmpty()) {
             List<Object> m = new ArrayList<>();
