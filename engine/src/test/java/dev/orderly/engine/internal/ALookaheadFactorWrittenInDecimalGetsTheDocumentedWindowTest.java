@@ -31,6 +31,22 @@ class ALookaheadFactorWrittenInDecimalGetsTheDocumentedWindowTest {
     }
 
     @Test
+    void aLongLookaheadIsTheCeilingOfTheDecimalProductToo() {
+        // 1.1 * 100,000 is 110000.00000000001 in a double: a rounding error of 1.5e-11, larger relative to one segment
+        // than in a short look-ahead, and still not a segment more.
+        assertEquals(110_000, Scheduler.lookahead(1.1, 100_000));
+        assertEquals(220_000, Scheduler.lookahead(2.2, 100_000));
+        assertEquals(14_000, Scheduler.lookahead(0.14, 100_000));
+    }
+
+    @Test
+    void aDecimalProductJustPastAWholeNumberGetsTheNextSegment() {
+        // 1.0000000001 is past 1 in decimal too: its ceiling is 2, however close the product lies to a whole number.
+        assertEquals(2, Scheduler.lookahead(1.0000000001, 1));
+        assertEquals(11, Scheduler.lookahead(1.00000000001, 10));
+    }
+
+    @Test
     void noUnitAtOrPastReadingPlusTheLookaheadIsHandedOut() throws InterruptedException {
         // 50 workers, factor 0.14: a look-ahead of ceil(7.0) = 7 segments, fewer than the workers, so the window binds.
         RequestPlan plan = new RequestPlan(0, 100, 1, 50);

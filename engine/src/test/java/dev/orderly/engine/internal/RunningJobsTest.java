@@ -67,4 +67,50 @@ class RunningJobsTest {
         running.end(lingering);
         running.end(running.start(new JobKey(4, 0)));
     }
+
+    @Test
+    void aThreadIsInterruptedForItsUnitWhenItsJobWasCoveredNotBeforeAndNotAnotherThread() {
+        RunningJobs running = new RunningJobs(16, 4);
+        JobHandle handle = running.start(COVERED);
+        assertFalse(running.interruptedForItsUnit(Thread.currentThread()), "nobody cancelled or withdrew its job");
+
+        running.cancelCoveredBy(new JobKey(3, 1));
+        assertTrue(Thread.interrupted());
+        assertTrue(running.interruptedForItsUnit(Thread.currentThread()), "its job was covered");
+        assertFalse(running.interruptedForItsUnit(Thread.ofVirtual().unstarted(() -> { })),
+                "a thread that runs none of the jobs");
+        running.cancelAll();
+        assertTrue(running.interruptedForItsUnit(Thread.currentThread()),
+                "covered first: the request's stop, which comes after, does not make it the stop's");
+        running.end(handle);
+    }
+
+    @Test
+    void aJobWithdrawnForTheReRunWasInterruptedForItsUnit() {
+        RunningJobs running = new RunningJobs(16, 4);
+        JobHandle handle = running.start(COVERED);
+        assertTrue(running.withdraw(COVERED));
+        assertTrue(Thread.interrupted());
+        assertTrue(running.interruptedForItsUnit(Thread.currentThread()));
+        running.end(handle);
+    }
+
+    @Test
+    void aJobCancelledByTheRequestsStopWasNotInterruptedForItsUnit() {
+        RunningJobs running = new RunningJobs(16, 4);
+        JobHandle handle = running.start(COVERED);
+        running.cancelAll();
+        assertTrue(Thread.interrupted(), "the stop interrupts the job");
+        assertTrue(handle.cancelled());
+        assertFalse(running.interruptedForItsUnit(Thread.currentThread()), "the interrupt is the request's");
+        running.end(handle);
+    }
+
+    @Test
+    void aHandleNotYetStartedRunsOnNoThread() {
+        JobHandle handle = new JobHandle(COVERED, UnitCounts.NONE);
+        assertFalse(handle.runsOn(Thread.currentThread()));
+        new RunningJobs(16, 4).start(handle);
+        assertTrue(handle.runsOn(Thread.currentThread()), "the thread that started it");
+    }
 }

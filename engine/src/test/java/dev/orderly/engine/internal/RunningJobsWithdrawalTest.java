@@ -138,4 +138,108 @@ class RunningJobsWithdrawalTest {
         assertTrue(higher.withdrawn());
         assertFalse(rerun.withdrawn());
     }
+
+    /** Every running job is on a tier2: the re-run of {@code RERUN} waits for the first to come off it. */
+    private void everyJobOnATier2(JobHandle... handles) {
+        for (JobHandle handle : handles) {
+            assertTrue(handle.attach(() -> { }));
+        }
+        assertNull(running.withdrawHighestWaiting(RERUN), "no job may give its worker up now");
+    }
+
+    @Test
+    void theFirstJobOffItsTier2GivesItsWorkerUpToTheWaitingReRunAndOnlyIt() {
+        JobHandle low = running.start(LOW);
+        JobHandle middle = running.start(MIDDLE);
+        everyJobOnATier2(low, middle);
+
+        middle.detach();
+        assertTrue(middle.givesUpForTheRerun(), "the first job off its tier2 gives its worker up");
+        assertTrue(middle.withdrawn());
+        assertFalse(Thread.interrupted(), "on its own thread: nothing interrupts it for it");
+        low.detach();
+        assertFalse(low.givesUpForTheRerun(), "the re-run has its worker: the next job keeps its own");
+        assertFalse(low.withdrawn());
+    }
+
+    @Test
+    void aCoveredJobOffItsTier2FreesNoWorkerAndLeavesTheReRunToTheNextOne() {
+        JobHandle covered = running.start(LOW);
+        JobHandle next = running.start(MIDDLE);
+        everyJobOnATier2(covered, next);
+        running.cancelCoveredBy(new JobKey(1, 1));
+        assertTrue(covered.cancelled());
+        assertTrue(Thread.interrupted(), "the covered job, its call closed, was interrupted");
+
+        assertFalse(covered.givesUpForTheRerun(), "a cancelled job stops anyway, but is not a withdrawn one");
+        assertFalse(covered.withdrawn());
+        next.detach();
+        assertTrue(next.givesUpForTheRerun(), "the re-run still waits: the next job off its tier2 gives its worker up");
+        assertTrue(next.withdrawn());
+    }
+
+    @Test
+    void aJobTheWalkerWithdrewAlreadyServesTheWaitingReRunAndTheNextKeepsItsWorker() {
+        JobHandle low = running.start(LOW);
+        JobHandle middle = running.start(MIDDLE);
+        everyJobOnATier2(low, middle);
+        // Off its tier2, and withdrawn by the walker (another look at the jobs) before it asks for itself.
+        middle.detach();
+        assertTrue(running.withdraw(MIDDLE));
+        assertTrue(Thread.interrupted(), "withdrawn by the walker: interrupted");
+
+        assertFalse(middle.givesUpForTheRerun(), "already withdrawn: its pending interrupt stops it");
+        low.detach();
+        assertFalse(low.givesUpForTheRerun(), "one worker was asked for, and one was freed");
+        assertFalse(low.withdrawn());
+    }
+
+    @Test
+    void theReRunsOwnJobStartingEndsTheWaitForAWorker() {
+        JobHandle low = running.start(LOW);
+        everyJobOnATier2(low);
+
+        running.end(running.start(RERUN));
+        low.detach();
+        assertFalse(low.givesUpForTheRerun(), "the re-run has a worker of its own: nobody gives one up to it");
+        assertFalse(low.withdrawn());
+    }
+
+    @Test
+    void anotherUnitsJobStartingLeavesTheReRunWaitingForAWorker() {
+        JobHandle low = running.start(LOW);
+        everyJobOnATier2(low);
+
+        JobHandle other = running.start(HIGH);
+        assertTrue(other.attach(() -> { }));
+        low.detach();
+        assertTrue(low.givesUpForTheRerun(), "the re-run still waits for a worker");
+    }
+
+    @Test
+    void aJobOffItsTier2BetweenTheWalkersTwoLooksIsWithdrawnAndNamed() {
+        // The walker looks at the jobs, finds every one on a tier2, says the re-run waits, and looks once more: the
+        // job that came off its tier2 just after the first look is found by the second.
+        JobHandle handle = new JobHandle(MIDDLE, UnitCounts.NONE) {
+            private boolean looked;
+
+            @Override
+            boolean mayBeWithdrawn() {
+                boolean may = super.mayBeWithdrawn();
+                if (!looked) {
+                    looked = true;
+                    detach(); // the job comes off its tier2 as the walker's first look passes it
+                }
+                return may;
+            }
+        };
+        running.start(handle);
+        assertTrue(handle.attach(() -> { }));
+
+        assertEquals(MIDDLE, running.withdrawHighestWaiting(RERUN), "the job the second look withdrew");
+        assertTrue(handle.withdrawn());
+        assertTrue(Thread.interrupted(), "interrupted where it waits");
+        JobHandle later = running.start(LOW);
+        assertFalse(later.givesUpForTheRerun(), "served: no other job gives its worker up");
+    }
 }

@@ -226,7 +226,8 @@ class SchedulerDeferredDeliveryTest {
                 Named.of("segmentToCheck",
                         s -> assertEquals(-1, s.segmentToCheck(), "without resume, nothing to check")),
                 Named.of("trackedSegments", Scheduler::trackedSegments),
-                Named.of("alive", Scheduler::alive));
+                Named.of("alive", Scheduler::alive),
+                Named.of("every thread's end", Scheduler::everyThreadEnded));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -245,6 +246,28 @@ class SchedulerDeferredDeliveryTest {
             scheduler.alive();
             return null;
         }), "a thread after it");
+    }
+
+    @Test
+    void withResumeTheWalkersLookUpAppliesTheDeliveriesLeftBehindFirst() throws Exception {
+        // With resume every segment of the window is looked up before its units may launch. Segment 31, the last of
+        // the window, is named but not yet looked up when segments 0 and 1 are done and 0 is delivered.
+        Scheduler scheduler = new Scheduler(new RequestPlan(0, 40, 1, 4), 32, true);
+        for (long segment = 0; segment < 32; segment++) {
+            assertEquals(segment, scheduler.segmentToCheck());
+            if (segment < 31) {
+                scheduler.checked(segment, false);
+            }
+        }
+        assertEquals(4, scheduler.awaitNextJobs(new JobKey[4], new UnitCounts[4]));
+        scheduler.jobEnded(new JobKey(0, 0), true, ONE_DIAL);
+        scheduler.jobEnded(new JobKey(1, 0), true, ONE_DIAL);
+        deliver(scheduler, 0).get(5, TimeUnit.SECONDS);
+        assertEquals(0, scheduler.boardReading(), "the board, before any thread took the lock");
+
+        scheduler.checked(31, false);
+
+        assertEquals(1, scheduler.boardReading(), "the board, once the look-up's report took the lock");
     }
 
     @Test

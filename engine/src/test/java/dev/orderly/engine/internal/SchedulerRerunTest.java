@@ -96,4 +96,47 @@ class SchedulerRerunTest {
         scheduler.jobEnded(next.key(), true, ONE_DIAL);
         assertEquals("segment 1 ready, the client still on segment 0", scheduler.waitingFor());
     }
+
+    @Test
+    void twoJobsWithdrawnForOneReRunEachLaunchAgainFromTheCountsTheyLeft() throws Exception {
+        // One stage, 3 workers: segment 0 done, segments 1 to 3 out. The walker's withdrawal and a job that comes off
+        // its tier2 can both give a worker up to the one re-run (RunningJobs.withdrawHighestWaiting): two withdrawals,
+        // neither unit launched again between them.
+        Scheduler scheduler = new Scheduler(new RequestPlan(0, 10, 1, 3), 8);
+        scheduler.jobEnded(scheduler.awaitNextJob().key(), true, ONE_DIAL);
+        JobKey[] keys = new JobKey[3];
+        assertEquals(3, scheduler.awaitNextJobs(keys, new UnitCounts[3]));
+        assertTrue(scheduler.rerun(0), "every worker is taken");
+        UnitCounts highestLeft = new UnitCounts(3, 2, 0, 0, true);
+        UnitCounts nextLeft = new UnitCounts(1, 1, 0, 0);
+        scheduler.jobWithdrawn(new JobKey(3, 0), highestLeft);
+        scheduler.jobWithdrawn(new JobKey(2, 0), nextLeft);
+
+        JobKey[] launched = new JobKey[3];
+        UnitCounts[] priors = new UnitCounts[3];
+        assertEquals(2, scheduler.awaitNextJobs(launched, priors), "the two freed workers");
+        assertEquals(new JobKey(0, 0), launched[0], "the re-run first");
+        assertEquals(new JobKey(2, 0), launched[1]);
+        assertEquals(nextLeft, priors[1], "segment 2 starts from what its withdrawn job left");
+        scheduler.jobEnded(new JobKey(0, 0), true, ONE_DIAL);
+        Launch last = scheduler.awaitNextJob();
+        assertEquals(new JobKey(3, 0), last.key());
+        assertEquals(highestLeft, last.prior(),
+                "the unit withdrawn first keeps its counts through the second withdrawal, its failure delay too");
+    }
+
+    @Test
+    void aJobAskingWithoutTheLockHearsWhatIsNeededSaysOfAStageTheReRunLeftDone() throws Exception {
+        // Segment 0's last stage done, then its output found missing: the re-run makes the last stage PENDING again
+        // and leaves stage 0 DONE. A job of stage 0 (one the last stage covered, still on its way out) is not needed,
+        // whether it asks under the lock or without it.
+        Scheduler scheduler = withSegmentZeroDone();
+        JobKey lower = new JobKey(0, 0);
+        assertFalse(scheduler.isNeededByItsJob(lower), "covered by the done last stage");
+        scheduler.rerun(0);
+
+        assertFalse(scheduler.isNeeded(lower), "stage 0 stays DONE through the re-run");
+        assertFalse(scheduler.isNeededByItsJob(lower), "the answer without the lock is the one under it");
+        assertTrue(scheduler.isNeededByItsJob(new JobKey(0, 1)), "the re-run's own unit is needed");
+    }
 }

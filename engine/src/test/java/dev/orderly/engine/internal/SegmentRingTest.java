@@ -60,4 +60,20 @@ class SegmentRingTest {
             assertTrue(e.getMessage().contains(Integer.toString(size)), e.getMessage());
         }
     }
+
+    @Test
+    void theCapacityIsTheSizeRoundedUpToAPowerOfTwo() {
+        // Segments a capacity apart share a slot: what one left there is what the other reads until it is cleared.
+        // Any segment nearer stands apart, so a larger capacity would only cost memory (twice as much, past a power).
+        int[][] sizeAndCapacity = {{1, 1}, {2, 2}, {3, 4}, {4, 4}, {5, 8}, {8, 8}, {9, 16}, {1 << 20, 1 << 20}};
+        for (int[] pair : sizeAndCapacity) {
+            SegmentRing ring = new SegmentRing(pair[0]);
+            long capacity = pair[1];
+            ring.launch(7, 1);
+            assertEquals(1, ring.launched(7 + capacity), "size " + pair[0] + ": the slot a capacity further on");
+            if (capacity > 1) {
+                assertEquals(-1, ring.launched(7 + capacity / 2), "size " + pair[0] + ": half a capacity on");
+            }
+        }
+    }
 }

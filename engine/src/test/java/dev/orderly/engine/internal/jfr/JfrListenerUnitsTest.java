@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import jdk.jfr.Recording;
 import jdk.jfr.consumer.RecordedEvent;
@@ -76,6 +77,12 @@ class JfrListenerUnitsTest {
     /** As above; {@code atTheEnd} looks at the listener after the last step, with the recording still running. */
     private Trace record(Set<String> types, RequestListener next, List<Consumer<JfrListener>> steps,
             Consumer<JfrListener> atTheEnd) throws IOException {
+        return record(types, () -> false, next, steps, atTheEnd);
+    }
+
+    /** As above, for a listener whose jobs that abandon their runs were cut short by the request's end if {@code cut}. */
+    private Trace record(Set<String> types, BooleanSupplier cut, RequestListener next,
+            List<Consumer<JfrListener>> steps, Consumer<JfrListener> atTheEnd) throws IOException {
         Path file = dir.resolve("events-" + System.nanoTime() + ".jfr");
         List<Integer> open = new ArrayList<>();
         try (Recording recording = new Recording()) {
@@ -88,7 +95,7 @@ class JfrListenerUnitsTest {
                 }
             }
             recording.start();
-            JfrListener listener = new JfrListener("r-1", next);
+            JfrListener listener = new JfrListener("r-1", next, cut);
             for (Consumer<JfrListener> step : steps) {
                 step.accept(listener);
                 open.add(openUnits(listener));
@@ -163,6 +170,17 @@ class JfrListenerUnitsTest {
                 l -> l.onAbandoned(A)));
         assertEquals(List.of(1, 0, 1, 0, 1, 1, 0), trace.openAfterEachStep());
         assertEquals(List.of("Dial r-1 1.0/1 admitted", "JobRun r-1 1.0/1 abandoned"), trace.events());
+    }
+
+    @Test
+    void aDialCutShortByTheRequestsEndIsRecordedAsCancelledAndLeavesNothingOpen() throws IOException {
+        Trace trace = record(ALL, () -> true, RequestListener.NONE, List.of(
+                l -> l.onQueued(A),
+                l -> l.onDial(job(A, 1)),
+                l -> l.onAbandoned(A)),
+                l -> { });
+        assertEquals(List.of(1, 1, 0), trace.openAfterEachStep());
+        assertEquals(List.of("LaunchWait r-1 1.0/1 queued", "Dial r-1 1.0/1 cancelled"), trace.events());
     }
 
     @Test
