@@ -28,6 +28,11 @@ final class EnvironmentNames {
     /** The engine's system property that chooses the request scope, and the variable people write for it. */
     static final String SCOPE_PROPERTY = "orderly.scope";
     static final String SCOPE_AS_VARIABLE = "ORDERLY_SCOPE";
+    /**
+     * The window setting that has no variable, written by symmetry with {@link EngineConfig#ENV_LAUNCH_WINDOW_MAX}: its
+     * closest name is the max, another setting, which the advice would set to the value meant for the min.
+     */
+    static final String WINDOW_MIN_AS_VARIABLE = "SUBSTREAMS_WORKER_LAUNCH_WINDOW_MIN";
     /** A name this many edits or fewer from a known one is taken for a typo of it. */
     static final int MAX_TYPO_EDITS = 3;
 
@@ -47,6 +52,9 @@ final class EnvironmentNames {
                 // The right name in the wrong place: no variable is near it, and the closest would mislead.
                 warnings.add(name + " is not a variable Orderly reads; the request scope is the system property "
                         + SCOPE_PROPERTY + " (-D" + SCOPE_PROPERTY + "=threads)");
+            } else if (name.equalsIgnoreCase(WINDOW_MIN_AS_VARIABLE)) {
+                warnings.add(name + " is not a variable Orderly reads; launchWindowMin has no environment variable:"
+                        + " set it with EngineConfig.builder().launchWindowMin(n)");
             } else if (typoOf.isPresent()) {
                 warnings.add(name + " is not a variable Orderly reads; did you mean " + typoOf.get() + "?");
             } else if (hasPrefix(name, OWN_PREFIX)) {
