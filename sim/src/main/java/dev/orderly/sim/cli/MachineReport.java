@@ -158,7 +158,8 @@ final class MachineReport {
         if (a.hasRoom()) {
             m.put("admissionWaitSeconds", a.maxWait().toNanos() / 1e9);
             m.put("room", a.room());
-            m.put("waitAt", a.waitAt());
+            // What the run waited at, as the heading says it: a dial waits at no more instances than there are.
+            m.put("waitAt", Math.min(a.waitAt(), f.instances()));
         }
         return m;
     }
