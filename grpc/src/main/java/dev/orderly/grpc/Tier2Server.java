@@ -441,7 +441,8 @@ public final class Tier2Server implements AutoCloseable {
 
         /**
          * The most calls one connection may have open at once, at least 2; default
-         * {@code 4 × maxConcurrentJobs + 16}: room for a client's dials and health watches, not for a flood of
+         * {@code 4 × maxConcurrentJobs + 16}, plus the seats of a {@link #waitingRoom waiting room} (each waiter is an
+         * open call): room for a client's dials and health watches, not for a flood of
          * streams that are never half-closed. Calls past it are not refused: they wait in the client's HTTP/2 layer
          * until one ends, and a dial that waits past the client's {@code admissionTimeout} is UNREACHABLE. A
          * health-checking client's watch holds one call on its connection for good, so with 1 no dial would ever
