@@ -9,6 +9,7 @@ import dev.orderly.api.Tier2Call;
 import dev.orderly.api.Tier2Client;
 import dev.orderly.api.Tier2Exception;
 import dev.orderly.engine.DialGate;
+import dev.orderly.engine.internal.jfr.JfrListener;
 import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
@@ -128,7 +129,11 @@ final class JobRunner {
             boolean givesUp = handle.givesUpForTheRerun();
             if (!givesUp && tally.failureDelayOwed) {
                 // An earlier job of the unit got in and failed, and was withdrawn before its next dial: that dial,
-                // now this job's, waits the failure delay, counted from now.
+                // now this job's, waits the failure delay, counted from now. The failure sent it to wait: its JFR
+                // launch wait says so, as the failed job's own would have (the queue's join would say "queued").
+                if (listener instanceof JfrListener jfr) {
+                    jfr.onFailureDelayOwed(key);
+                }
                 gate.failed(key);
             }
             while (true) {

@@ -119,6 +119,15 @@ public final class JfrListener implements RequestListener {
         next.onQueued(key);
     }
 
+    /**
+     * The job of {@code key} is about to wait out the failure delay an earlier job of its unit owes (that job got in,
+     * failed, and gave its worker up before its next dial): its launch wait is opened with the cause {@code failed},
+     * as the failed job's own would have been; the queue's join that follows does not change it.
+     */
+    public void onFailureDelayOwed(JobKey key) {
+        startWait(key, "failed");
+    }
+
     @Override
     public void onDial(Job job) {
         Open events = opened(job.key());
