@@ -211,7 +211,13 @@ final class ServerJob implements Runnable {
                         .asRuntimeException());
             } else {
                 boolean fatal = e instanceof Tier2Exception t && t.kind() == Tier2Exception.Kind.FATAL;
-                LOG.warn("job {} failed{}: {}", job.key(), fatal ? " fatally" : "", e.toString());
+                if (e instanceof Tier2Exception && e.getMessage() != null && !e.getMessage().isBlank()) {
+                    LOG.warn("job {} failed{}: {}", job.key(), fatal ? " fatally" : "", e.toString());
+                } else {
+                    // Thrown, not reported (a bug in the worker), or with no message: the reason the client gets
+                    // says "the tier2's log has the rest", so the log says where it came from.
+                    LOG.warn("job {} failed{}: {}", job.key(), fatal ? " fatally" : "", e.toString(), e);
+                }
                 // cut as a description is: a reason longer than the client's largest message made the Failed
                 // message too large, which the client reads as work over maxMessageSize (FATAL)
                 responses.onNext(ProcessRangeResponse.newBuilder().setFailed(Failed.newBuilder()
