@@ -33,8 +33,10 @@ import java.util.concurrent.atomic.AtomicLong;
  *       {@code executionTimeouts}, {@code failures}); a dial that was admitted and then failed counts under
  *       {@code admitted} and under its failure.</td></tr>
  *   <tr><td>{@code orderly.launch.wait}</td><td>timer</td><td>a job's wait for its turn to dial: from joining the
- *       launch queue, or being sent back by a refusal or failure, to its next dial. A job that finds nothing queued
- *       ahead of it does not wait and records nothing.</td></tr>
+ *       launch queue, or being sent back by a refusal or failure, to its next dial. A job that finds nothing queued,
+ *       or nothing queued ahead of it and a dial slot of the window free, does not wait and records nothing; one
+ *       that sorts ahead of every queued job while the window's slots are all dialing joins at the front and waits.
+ *       </td></tr>
  *   <tr><td>{@code orderly.job.duration}</td><td>timer</td><td>a job's run, from admission to done</td></tr>
  *   <tr><td>{@code orderly.segments.delivered}</td><td>counter</td><td>segments handed to clients</td></tr>
  *   <tr><td>{@code orderly.request.first.segment}</td><td>timer</td><td>a request's time to its first segment,

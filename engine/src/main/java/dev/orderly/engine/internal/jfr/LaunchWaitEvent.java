@@ -9,7 +9,9 @@ import jdk.jfr.StackTrace;
 
 /**
  * A job's wait for its turn to dial: from joining the launch queue, or being sent back to it by a refusal or a
- * failure, to the turn. A job that finds nothing queued ahead of it does not wait and records no event.
+ * failure, to the turn. A job that finds nothing queued, or nothing queued ahead of it and a dial slot of the window
+ * free, does not wait and records no event; one that sorts ahead of every queued job while the window's slots are
+ * all dialing joins at the front and waits.
  */
 @Name("dev.orderly.LaunchWait")
 @Label("Launch Wait")
