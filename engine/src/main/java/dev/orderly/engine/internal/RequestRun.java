@@ -106,10 +106,6 @@ final class RequestRun {
         try {
             return runScoped();
         } finally {
-            // Every thread of the request has ended: its share of the engine-wide cap is the others', the permits of
-            // units handed out but never started (forked into a scope already cancelled) among them.
-            scheduler.everyThreadEnded();
-            permits.close();
             safe.logFailuresAfterTheFirst();
         }
     }
@@ -117,14 +113,22 @@ final class RequestRun {
     private RequestResult runScoped() throws RequestFailedException, InterruptedException {
         Optional<Throwable> failure;
         try {
-            failure = scope.run(() -> {
-                try {
-                    walker.run();
-                } catch (VirtualMachineError e) {
-                    throw running.kept(e);
-                }
-                return null;
-            }, this::job);
+            try {
+                failure = scope.run(() -> {
+                    try {
+                        walker.run();
+                    } catch (VirtualMachineError e) {
+                        throw running.kept(e);
+                    }
+                    return null;
+                }, this::job);
+            } finally {
+                // Every thread of the request has ended: its share of the engine-wide cap is the others', the permits
+                // of units handed out but never started (forked into a scope already cancelled) among them, before the
+                // listener hears the request's end (it may take its time, or run a request of its own).
+                scheduler.everyThreadEnded();
+                permits.close();
+            }
         } catch (InterruptedException e) {
             if (running.vmError() == null && !counters.deliveredAll()) {
                 throw cancelled(e);
