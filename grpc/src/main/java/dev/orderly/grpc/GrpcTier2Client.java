@@ -270,7 +270,8 @@ public final class GrpcTier2Client implements Tier2Client, AutoCloseable {
         }
 
         /**
-         * A static fleet: every {@code host:port} is one instance.
+         * A static fleet: every {@code host:port} is one instance. Host names are looked up when the channel starts,
+         * and again when an address fails (so a name not in DNS yet is reached once it is).
          *
          * @throws IllegalArgumentException naming the address when one is not {@code host:port}, or if the list is
          *     empty

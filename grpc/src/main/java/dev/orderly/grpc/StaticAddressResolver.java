@@ -6,6 +6,7 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A name resolver for a fixed list of {@code host:port} addresses: each address is one backend, so the load-balancing
@@ -19,6 +20,8 @@ final class StaticAddressResolver extends NameResolver {
 
     private final List<InetSocketAddress> addresses;
     private volatile boolean shutdown;
+    private volatile Listener2 listener;
+    private final AtomicBoolean lookingUp = new AtomicBoolean();
 
     private StaticAddressResolver(List<InetSocketAddress> addresses) {
         this.addresses = addresses;
@@ -64,15 +67,49 @@ final class StaticAddressResolver extends NameResolver {
      */
     @Override
     public void start(Listener2 listener) {
+        this.listener = listener;
+        lookUp();
+    }
+
+    /**
+     * Looks the hosts up again. gRPC asks when an address fails (and, after an error, with back-off): a name that did
+     * not resolve when the channel started (a DNS blip, a pod whose record comes later) was an unresolved address for
+     * the life of the client, every dial to it UNREACHABLE although the name resolved a moment later.
+     */
+    @Override
+    public void refresh() {
+        if (listener != null) {
+            lookUp();
+        }
+    }
+
+    /** One look-up at a time; one asked for while another runs is that one. */
+    private void lookUp() {
+        if (!lookingUp.compareAndSet(false, true)) {
+            return;
+        }
         Thread.ofVirtual().name("orderly-static-resolver").start(() -> {
-            List<EquivalentAddressGroup> groups = new ArrayList<>(addresses.size());
-            for (InetSocketAddress a : addresses) {
-                // Resolved here, not at build time, so an unknown host is a resolution error the channel reports.
-                groups.add(new EquivalentAddressGroup(new InetSocketAddress(a.getHostString(), a.getPort())));
-            }
-            if (!shutdown) {
-                listener.onResult(ResolutionResult.newBuilder()
-                        .setAddressesOrError(io.grpc.StatusOr.fromValue(groups)).build());
+            try {
+                List<EquivalentAddressGroup> groups = new ArrayList<>(addresses.size());
+                List<String> unknown = new ArrayList<>();
+                for (InetSocketAddress a : addresses) {
+                    // Resolved here, not at build time; a name that does not resolve yet is looked up again on refresh
+                    InetSocketAddress resolved = new InetSocketAddress(a.getHostString(), a.getPort());
+                    if (resolved.isUnresolved()) {
+                        unknown.add(a.getHostString());
+                    }
+                    groups.add(new EquivalentAddressGroup(resolved));
+                }
+                if (shutdown) {
+                    return;
+                }
+                // none resolves: say which, as a resolution error the channel retries itself
+                listener.onResult(ResolutionResult.newBuilder().setAddressesOrError(unknown.size() == addresses.size()
+                        ? io.grpc.StatusOr.fromStatus(io.grpc.Status.UNAVAILABLE.withDescription(
+                                "can not resolve host " + String.join(", ", unknown)))
+                        : io.grpc.StatusOr.fromValue(groups)).build());
+            } finally {
+                lookingUp.set(false);
             }
         });
     }

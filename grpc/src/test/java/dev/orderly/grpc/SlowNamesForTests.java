@@ -12,12 +12,25 @@ import java.util.stream.Stream;
  * Installed for this module's tests by {@code META-INF/services/java.net.spi.InetAddressResolverProvider}, which the
  * JDK reads once per JVM (JDK 18+): every name resolves as the JDK's own resolver says, except names ending in
  * {@value #SUFFIX}, which stand for a DNS server that is slow to answer: their look-up blocks until {@link #answer()}
- * (at most a minute), then says 127.0.0.1.
+ * (at most a minute), then says 127.0.0.1; and names ending in {@value #LATE_SUFFIX}, which stand for a name that is
+ * not in DNS yet (a pod whose record comes later): unknown until {@link #appear()}, then 127.0.0.1.
  */
 public final class SlowNamesForTests extends InetAddressResolverProvider {
 
     static final String SUFFIX = ".slow.test";
+    static final String LATE_SUFFIX = ".late.test";
     private static volatile CountDownLatch answer = new CountDownLatch(1);
+    private static volatile boolean lateNamesKnown;
+
+    /** Late names resolve from now on. */
+    static void appear() {
+        lateNamesKnown = true;
+    }
+
+    /** Late names are unknown again. */
+    static void disappear() {
+        lateNamesKnown = false;
+    }
 
     /** Slow names answer from now on. */
     static void answer() {
@@ -35,6 +48,12 @@ public final class SlowNamesForTests extends InetAddressResolverProvider {
         return new InetAddressResolver() {
             @Override
             public Stream<InetAddress> lookupByName(String host, LookupPolicy policy) throws UnknownHostException {
+                if (host.endsWith(LATE_SUFFIX)) {
+                    if (!lateNamesKnown) {
+                        throw new UnknownHostException(host + ": not in DNS yet");
+                    }
+                    return Stream.of(InetAddress.getByAddress(host, new byte[] {127, 0, 0, 1}));
+                }
                 if (!host.endsWith(SUFFIX)) {
                     return builtin.lookupByName(host, policy);
                 }
