@@ -7,6 +7,10 @@ import java.util.Optional;
 /**
  * What one request did.
  *
+ * <p>A request that delivered nothing has no first segment: its {@code timeToFirstSegment} is the sentinel
+ * {@link #NO_FIRST_SEGMENT} (a negative duration, never a real time), so it can not be mistaken for an instant first
+ * segment. {@link #firstSegment()} says the same as an {@code Optional}; prefer it.
+ *
  * @param segmentsDelivered segments handed to the client
  * @param admissions dials a tier2 took
  * @param dials dials, admitted or not
@@ -15,10 +19,6 @@ import java.util.Optional;
  * @param executionTimeouts times a job got in and ran past its deadline
  * @param reruns re-runs of a segment whose output was missing after success (a segment re-run twice counts 2; with
  *     resume, one found in the store and missing at its read counts too)
- * <p>A request that delivered nothing has no first segment: its {@code timeToFirstSegment} is the sentinel
- * {@link #NO_FIRST_SEGMENT} (a negative duration, never a real time), so it can not be mistaken for an instant first
- * segment. {@link #firstSegment()} says the same as an {@code Optional}; prefer it.
- *
  * @param timeToFirstSegment from the start of the request to the first segment delivered, or
  *     {@link #NO_FIRST_SEGMENT} when none was
  * @param elapsed from the start of the request to the last segment delivered, for a request that delivered every
