@@ -3,6 +3,8 @@ package dev.orderly.api;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -25,14 +27,16 @@ final class EnvironmentNames {
     static final String OWN_PREFIX = "ORDERLY_";
     /** The prefix Orderly shares with the system it grew out of: only a near miss of a known name is a typo. */
     static final String SHARED_PREFIX = "SUBSTREAMS_";
-    /** The engine's system property that chooses the request scope, and the variable people write for it. */
-    static final String SCOPE_PROPERTY = "orderly.scope";
-    static final String SCOPE_AS_VARIABLE = "ORDERLY_SCOPE";
     /**
-     * The window setting that has no variable, written by symmetry with {@link EngineConfig#ENV_LAUNCH_WINDOW_MAX}: its
-     * closest name is the max, another setting, which the advice would set to the value meant for the min.
+     * Names people write for a setting that has no variable, each with where that setting really lives. For these the
+     * closest known name would mislead: {@code ORDERLY_SCOPE} is near no variable, and
+     * {@code SUBSTREAMS_WORKER_LAUNCH_WINDOW_MIN}'s closest is the max, another setting, which the advice would set to
+     * the value meant for the min. Keys in upper case; a name matches in any case.
      */
-    static final String WINDOW_MIN_AS_VARIABLE = "SUBSTREAMS_WORKER_LAUNCH_WINDOW_MIN";
+    static final Map<String, String> SETTINGS_WITHOUT_VARIABLE = Map.of(
+            "ORDERLY_SCOPE", "the request scope is the system property orderly.scope (-Dorderly.scope=threads)",
+            "SUBSTREAMS_WORKER_LAUNCH_WINDOW_MIN",
+            "launchWindowMin has no environment variable: set it with EngineConfig.builder().launchWindowMin(n)");
     /** A name this many edits or fewer from a known one is taken for a typo of it. */
     static final int MAX_TYPO_EDITS = 3;
 
@@ -47,15 +51,13 @@ final class EnvironmentNames {
             if (KNOWN.contains(name) || !(hasPrefix(name, OWN_PREFIX) || hasPrefix(name, SHARED_PREFIX))) {
                 continue;
             }
+            String whereItLives = SETTINGS_WITHOUT_VARIABLE.get(name.toUpperCase(Locale.ROOT));
+            if (whereItLives != null) {
+                warnings.add(name + " is not a variable Orderly reads; " + whereItLives);
+                continue;
+            }
             Optional<String> typoOf = ClosestName.among(name, KNOWN, MAX_TYPO_EDITS);
-            if (name.equalsIgnoreCase(SCOPE_AS_VARIABLE)) {
-                // The right name in the wrong place: no variable is near it, and the closest would mislead.
-                warnings.add(name + " is not a variable Orderly reads; the request scope is the system property "
-                        + SCOPE_PROPERTY + " (-D" + SCOPE_PROPERTY + "=threads)");
-            } else if (name.equalsIgnoreCase(WINDOW_MIN_AS_VARIABLE)) {
-                warnings.add(name + " is not a variable Orderly reads; launchWindowMin has no environment variable:"
-                        + " set it with EngineConfig.builder().launchWindowMin(n)");
-            } else if (typoOf.isPresent()) {
+            if (typoOf.isPresent()) {
                 warnings.add(name + " is not a variable Orderly reads; did you mean " + typoOf.get() + "?");
             } else if (hasPrefix(name, OWN_PREFIX)) {
                 warnings.add(name + " is not a variable Orderly reads; the closest one it reads is "
