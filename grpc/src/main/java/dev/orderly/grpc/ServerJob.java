@@ -211,13 +211,11 @@ final class ServerJob implements Runnable {
                         .asRuntimeException());
             } else {
                 boolean fatal = e instanceof Tier2Exception t && t.kind() == Tier2Exception.Kind.FATAL;
-                if (e instanceof Tier2Exception && e.getMessage() != null && !e.getMessage().isBlank()) {
-                    LOG.warn("job {} failed{}: {}", job.key(), fatal ? " fatally" : "", e.toString());
-                } else {
-                    // Thrown, not reported (a bug in the worker), or with no message: the reason the client gets
-                    // says "the tier2's log has the rest", so the log says where it came from.
-                    LOG.warn("job {} failed{}: {}", job.key(), fatal ? " fatally" : "", e.toString(), e);
-                }
+                // Thrown, not reported (a bug in the worker), or with no message: the reason the client gets says
+                // "the tier2's log has the rest", so the log says where it came from, with the stack trace.
+                boolean reportedWithMessage = e instanceof Tier2Exception && hasMessage(e);
+                LOG.warn("job {} failed{}: {}", job.key(), fatal ? " fatally" : "", e.toString(),
+                        reportedWithMessage ? null : e);
                 // cut as a description is: a reason longer than the client's largest message made the Failed
                 // message too large, which the client reads as work over maxMessageSize (FATAL)
                 responses.onNext(ProcessRangeResponse.newBuilder().setFailed(Failed.newBuilder()
@@ -251,9 +249,12 @@ final class ServerJob implements Runnable {
 
     /** What a failure says: its message, or what it is when it has none (never "null"). */
     private static String reason(Throwable e) {
-        String message = e.getMessage();
-        return message == null || message.isBlank()
-                ? e.getClass().getSimpleName() + " (no message; the tier2's log has the rest)" : message;
+        return hasMessage(e) ? e.getMessage()
+                : e.getClass().getSimpleName() + " (no message; the tier2's log has the rest)";
+    }
+
+    private static boolean hasMessage(Throwable e) {
+        return e.getMessage() != null && !e.getMessage().isBlank();
     }
 
     /**
