@@ -248,7 +248,7 @@ public final class GrpcTier2Client implements Tier2Client, AutoCloseable {
         Duration admissionWait = Duration.ZERO;
         Duration keepAliveTime = Duration.ofSeconds(10);
         Duration keepAliveTimeout = Duration.ofSeconds(5);
-        int maxMessageSize = 4 * 1024 * 1024;
+        int maxMessageSize = Tier2Server.DEFAULT_MAX_MESSAGE_SIZE;
         ChannelCredentials credentials;
         boolean plaintext;
         Supplier<String> bearerToken;

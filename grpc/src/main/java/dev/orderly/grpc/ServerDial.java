@@ -37,12 +37,6 @@ final class ServerDial implements AdmissionLimit.Waiter {
      */
     record Runner(JobWorker worker, JobOutputs outputs, RunningJobs running, ScheduledExecutorService timer,
                   Duration executionTimeout, String instanceName, int maxMessageSize) {
-
-        /** With gRPC's default limit of 4 MiB. */
-        Runner(JobWorker worker, JobOutputs outputs, RunningJobs running, ScheduledExecutorService timer,
-               Duration executionTimeout, String instanceName) {
-            this(worker, outputs, running, timer, executionTimeout, instanceName, 4 * 1024 * 1024);
-        }
     }
 
     private final Job job;

@@ -56,6 +56,8 @@ import org.slf4j.LoggerFactory;
 public final class Tier2Server implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(Tier2Server.class);
+    /** gRPC's own default for the largest message, on the tier2 and the client alike: 4 MiB. */
+    static final int DEFAULT_MAX_MESSAGE_SIZE = 4 * 1024 * 1024;
 
     /** The longest duration the server can count in nanoseconds. */
     private static final Duration LONGEST = Duration.ofNanos(Long.MAX_VALUE);
@@ -277,7 +279,7 @@ public final class Tier2Server implements AutoCloseable {
         private String instanceName = "tier2";
         private ServerBuilder<?> serverBuilder;
         private Integer healthPort;
-        private int maxMessageSize = 4 * 1024 * 1024;
+        private int maxMessageSize = DEFAULT_MAX_MESSAGE_SIZE;
         private Duration permitKeepAlive = Duration.ofSeconds(5);
         private Duration keepAliveTime = Duration.ofSeconds(10);
         private Duration keepAliveTimeout = Duration.ofSeconds(5);

@@ -98,7 +98,7 @@ class AWaiterWhoseClientWentAsItWasHandedASlotIsNotAdmittedTest {
             (job.requestId().equals("h") ? finishHolder : finishNext).await(20, TimeUnit.SECONDS);
         };
         ServerDial.Runner runner = new ServerDial.Runner(worker, null, new RunningJobs(), timer, null,
-                "tier2-test");
+                "tier2-test", Tier2Server.DEFAULT_MAX_MESSAGE_SIZE);
         try {
             AdmissionLimit limit = new AdmissionLimit(1, 4, Duration.ofSeconds(30), new HealthStatusManager(),
                     Duration.ZERO, timer);

@@ -67,7 +67,8 @@ class AWaiterWhoseClientWentAsItsJobWasStartingIsNotAdmittedTest {
         Field f = RunningJobs.class.getDeclaredField("lock");
         f.setAccessible(true);
         ReentrantLock runningLock = (ReentrantLock) f.get(running);
-        ServerDial.Runner runner = new ServerDial.Runner(worker, null, running, timer, null, "tier2-test");
+        ServerDial.Runner runner = new ServerDial.Runner(worker, null, running, timer, null, "tier2-test",
+                Tier2Server.DEFAULT_MAX_MESSAGE_SIZE);
         boolean locked = false;
         try {
             AdmissionLimit limit = new AdmissionLimit(1, 4, Duration.ofSeconds(30), new HealthStatusManager(),
