@@ -61,7 +61,7 @@ final class MachineReport {
         return out.toString();
     }
 
-    /** The whole report as one JSON document. */
+    /** The whole report as one JSON document; {@code picture} is null when it was not written. */
     static String json(Scenario scenario, List<RunResult> runs, Report report, Path picture,
             Optional<Path> flightRecording, double wallSeconds, List<Observation.MeterLine> meters) {
         Map<String, Object> doc = new LinkedHashMap<>();
@@ -98,7 +98,7 @@ final class MachineReport {
         }
         doc.put("ratioRows", ratioRows);
         doc.put("notes", report.notes());
-        doc.put("picture", picture.toString());
+        doc.put("picture", picture == null ? null : picture.toString()); // null: its write failed
         doc.put("flightRecording", flightRecording.map(Path::toString).orElse(null));
         doc.put("wallClockSeconds", wallSeconds);
         if (!meters.isEmpty()) {

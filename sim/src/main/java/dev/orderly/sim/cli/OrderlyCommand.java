@@ -272,7 +272,8 @@ public final class OrderlyCommand implements Callable<Integer> {
         boolean pictureWritten = writePicture(scenario, report, picture);
         int code = results.stream().allMatch(RunResult::allCompleted) && pictureWritten ? 0 : 1;
         out.print(observability.format() == OutputFormat.CSV ? MachineReport.csv(report)
-                : MachineReport.json(scenario, results, report, picture, observation.recordingFile(),
+                : MachineReport.json(scenario, results, report, pictureWritten ? picture : null,
+                        observation.recordingFile(),
                         (System.nanoTime() - started) / 1e9,
                         observation.meters()));
         out.flush();
