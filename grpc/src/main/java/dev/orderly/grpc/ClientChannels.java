@@ -65,7 +65,7 @@ final class ClientChannels {
      * Whether calls may go out in the clear with {@code credentials}: plaintext itself, plaintext with call credentials
      * ({@link CompositeChannelCredentials}), or a {@link ChoiceChannelCredentials} any of whose choices is plaintext.
      */
-    private static boolean isPlaintext(ChannelCredentials credentials) {
+    static boolean isPlaintext(ChannelCredentials credentials) {
         if (credentials instanceof InsecureChannelCredentials) {
             return true;
         }

@@ -37,6 +37,7 @@ final class GrpcTier2Call implements Tier2Call, ClientResponseObserver<ProcessRa
     private static final Tier2Exception COMPLETED = null;
 
     private final String what;
+    private final boolean plaintext;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
 
@@ -55,7 +56,9 @@ final class GrpcTier2Call implements Tier2Call, ClientResponseObserver<ProcessRa
     // guarded by lock
     private boolean deadlineBeforeAdmitted;
 
-    GrpcTier2Call(Job job, String target) {
+    /** @param plaintext whether the client speaks without TLS, for what a connection closed unanswered says */
+    GrpcTier2Call(Job job, String target, boolean plaintext) {
+        this.plaintext = plaintext;
         this.what = job.requestId() + " segment " + job.key().segment() + " stage " + job.key().stage()
                 + " attempt " + job.attempt() + " (" + target + ")";
     }
@@ -106,7 +109,7 @@ final class GrpcTier2Call implements Tier2Call, ClientResponseObserver<ProcessRa
                 lock.unlock();
             }
         }
-        end(StatusMapping.toException(status, wasAdmitted, what));
+        end(StatusMapping.toException(status, wasAdmitted, what, plaintext));
     }
 
     /** Whether the call's deadline passed before any tier2 admitted it (or refused it): nobody answered. */

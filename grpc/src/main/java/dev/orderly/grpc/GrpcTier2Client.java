@@ -67,6 +67,7 @@ public final class GrpcTier2Client implements Tier2Client, AutoCloseable {
     private final int maxMessageSize;
     private final Function<Job, byte[]> work;
     private final BearerToken token;
+    private final boolean plaintext; // no TLS on a channel this client built (unknown, so false, for channel(...))
     private final AtomicLong lastReconnectNanos = new AtomicLong(System.nanoTime());
 
     private GrpcTier2Client(ManagedChannel channel, BearerToken token, boolean ownsChannel, String target,
@@ -82,6 +83,7 @@ public final class GrpcTier2Client implements Tier2Client, AutoCloseable {
         this.admissionLimit = saturated(b.admissionTimeout, b.admissionWait);
         this.maxMessageSize = b.maxMessageSize;
         this.work = b.work;
+        this.plaintext = ownsChannel && (b.credentials == null || ClientChannels.isPlaintext(b.credentials));
         this.lastReconnectNanos.addAndGet(-admissionTimeout.toNanos());
     }
 
@@ -124,7 +126,7 @@ public final class GrpcTier2Client implements Tier2Client, AutoCloseable {
         if (callTimeout != null) {
             options = options.withDeadlineAfter(callTimeout.toNanos(), TimeUnit.NANOSECONDS);
         }
-        GrpcTier2Call call = new GrpcTier2Call(job, target);
+        GrpcTier2Call call = new GrpcTier2Call(job, target, plaintext);
         try {
             ClientCall<ProcessRangeRequest, ProcessRangeResponse> clientCall =
                     calls.newCall(Tier2Protocol.PROCESS_RANGE, options);
@@ -133,7 +135,8 @@ public final class GrpcTier2Client implements Tier2Client, AutoCloseable {
             if (Thread.interrupted()) { // interrupted while the bearer token supplier was asked
                 throw new InterruptedException("dial of " + job.key() + " cancelled before it started");
             }
-            throw closedOr(job, StatusMapping.toException(Status.fromThrowable(e), false, call.what()));
+            throw closedOr(job, StatusMapping.toException(Status.fromThrowable(e), false, call.what(),
+                    plaintext));
         }
         try {
             // a dial that may wait in a tier2's room is neither admitted nor refused for up to its wait

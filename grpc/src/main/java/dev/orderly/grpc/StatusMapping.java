@@ -30,6 +30,12 @@ final class StatusMapping {
     /** What grpc-java says of a message over the receiver's limit ("gRPC message exceeds maximum size N: M"). */
     static final String TOO_LARGE = "exceeds maximum size";
 
+    /**
+     * What grpc-java says of a connection the other side closed with no HTTP/2 answer at all: what a client without
+     * TLS gets from a tier2 that requires it (the tier2 reads the HTTP/2 preface as a bad TLS record and hangs up).
+     */
+    static final String CLOSED_UNANSWERED = "Network closed for unknown reason";
+
     /** How {@link BearerToken} begins the description of a call it fails itself, before anything is sent. */
     static final String SUPPLIER = "the bearer token supplier";
 
@@ -40,11 +46,17 @@ final class StatusMapping {
      * @param status how the call was closed (not OK)
      * @param admitted whether the tier2 had sent {@code Admitted} before it closed
      * @param what the job, for the message
+     * @param plaintext whether the client speaks without TLS: a connection closed unanswered before {@code Admitted}
+     *     then says what the likely cause is and what to give
      */
-    static Tier2Exception toException(Status status, boolean admitted, String what) {
+    static Tier2Exception toException(Status status, boolean admitted, String what, boolean plaintext) {
         String description = status.getDescription() == null ? "" : status.getDescription();
         String message = what + ": " + status.getCode() + (description.isEmpty() ? "" : " " + description)
                 + why(status.getCause(), description);
+        if (plaintext && !admitted && status.getCode() == Status.Code.UNAVAILABLE
+                && description.contains(CLOSED_UNANSWERED)) {
+            message += " (this client speaks plaintext: if the tier2 requires TLS, give the client credentials(…))";
+        }
         if (status.getCode() == Status.Code.RESOURCE_EXHAUSTED && description.contains(TOO_LARGE)) {
             return Tier2Exception.fatal(message + " (raise maxMessageSize on both the client and the tier2)",
                     status.asException());
