@@ -31,7 +31,8 @@ public interface JobContext {
      * @throws IOException if the store fails; thrown out of the worker it is a retryable failure
      * @throws Tier2Exception of kind FATAL if the request's outputs can never be written here; thrown out of the
      *         worker it fails the request
-     * @throws IllegalStateException if this tier2 was built without outputs ({@link Tier2Server.Builder#outputs})
+     * @throws IllegalStateException if this tier2 was built without outputs ({@link Tier2Server.Builder#outputs}), or
+     *         if the worker has already returned (the client was told how the job ended; one WARN line says so)
      */
     void writeOutput(byte[] output) throws IOException, Tier2Exception;
 

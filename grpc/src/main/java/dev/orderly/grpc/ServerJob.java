@@ -70,6 +70,8 @@ final class ServerJob implements Runnable {
     private boolean ended;
     // guarded by lock
     private ScheduledFuture<?> executionLimit;
+    /** Set once, when the worker has returned (or thrown): its context may not write after it. */
+    private volatile boolean returned;
 
     /**
      * @param outputs where {@link JobContext#writeOutput} writes; null when the server has none
@@ -154,12 +156,17 @@ final class ServerJob implements Runnable {
     @Override
     public void run() {
         try {
-            if (stoppedAs() == null) {
-                worker.run(new Context(job, work, outputs, this));
+            Throwable failure = null;
+            try {
+                if (stoppedAs() == null) {
+                    worker.run(new Context(job, work, outputs, this));
+                }
+            } catch (Throwable e) {
+                failure = e;
             }
-            end(null);
-        } catch (Throwable e) {
-            end(e);
+            // Before the client is told: a write from now on could land after it read the store, or re-ran the job.
+            returned = true;
+            end(failure);
         } finally {
             lock.lock();
             try {
@@ -296,6 +303,13 @@ final class ServerJob implements Runnable {
             if (outputs == null) {
                 throw new IllegalStateException("this tier2 has no outputs to write job " + job.key() + " to:"
                         + " build its Tier2Server with outputs(...), or start Tier2Main with --outputs");
+            }
+            if (owner != null && owner.returned) {
+                // the client was told how the job ended: a write now lands after it may have read, or re-run it
+                String why = "job " + job.requestId() + " segment " + job.key().segment() + " stage "
+                        + job.key().stage() + " has ended: its output must be written before the worker returns";
+                LOG.warn("an output write refused: {}", why);
+                throw new IllegalStateException(why);
             }
             outputs.write(job.requestId(), job.key().segment(), output);
         }
