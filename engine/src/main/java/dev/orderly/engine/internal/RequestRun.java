@@ -219,7 +219,7 @@ final class RequestRun {
                 // InterruptedException of their own or left the interrupt set. Named like any failure of the unit;
                 // the interrupt stays on the thread. (Should a cancellation race this, the scope reports it not.)
                 Thread.currentThread().interrupt();
-                throw new RequestFailedException(key, key + " failed on attempt " + dials + ": the job's thread was"
+                throw new RequestFailedException(key, key + " failed " + attemptNamed() + ": the job's thread was"
                         + " interrupted, and not by a cancellation of the request (the Tier2Client, its Tier2Call or"
                         + " the listener, which run on it, threw InterruptedException or left the interrupt set)", e);
             } catch (VirtualMachineError e) {
@@ -228,7 +228,7 @@ final class RequestRun {
                 throw running.kept(e);
             } catch (Error e) {
                 // An Error from the tier2 client or the store is still this unit's failure: keep the unit.
-                throw new RequestFailedException(key, key + " failed with " + e + " on attempt " + dials
+                throw new RequestFailedException(key, key + " failed with " + e + " " + attemptNamed()
                         + ", giving up", e);
             } finally {
                 running.end(this);
@@ -247,6 +247,15 @@ final class RequestRun {
                 running.cancelCoveredBy(key);
             }
             return null;
+        }
+
+        /**
+         * The attempt a failure of this job came in: {@code on attempt N} (the unit's dials so far, which number
+         * {@code Job.attempt} from 1), or {@code before its first dial} when the unit has not dialed (no Job has an
+         * attempt 0).
+         */
+        private String attemptNamed() {
+            return dials == 0 ? "before its first dial" : "on attempt " + dials;
         }
     }
 
