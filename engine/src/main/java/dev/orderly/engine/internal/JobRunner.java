@@ -256,6 +256,8 @@ final class JobRunner {
             // The dial failed fatally, as one that threw a RuntimeException: the listener hears how it ended (unless it
             // is the echo of the request's stop), then the request fails with the Error itself.
             if (needed.test(key)) {
+                LOG.warn("{} failed fatally on attempt {}: tier2 client threw {}", key, job.attempt(),
+                        dialError.toString());
                 listener.onFailed(job, Tier2Exception.fatal("tier2 client threw " + dialError, dialError));
             }
             throw dialError;
@@ -281,6 +283,10 @@ final class JobRunner {
         } catch (VirtualMachineError e) {
             throw e;
         } catch (Error e) {
+            if (needed.test(key)) {
+                // Not the echo of the request's stop: a failure of the unit, logged as every failure is.
+                LOG.warn("{} failed fatally on attempt {}: tier2 call threw {}", key, job.attempt(), e.toString());
+            }
             listener.onFailed(job, Tier2Exception.fatal("tier2 call threw " + e, e));
             throw e;
         }
