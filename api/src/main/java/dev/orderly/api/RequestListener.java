@@ -23,6 +23,16 @@ public interface RequestListener {
     default void onQueued(JobKey key) {
     }
 
+    /**
+     * The job of {@code key} waits out, before its first dial, the failure delay its unit owes: an earlier job of the
+     * unit got in and failed ({@link #onFailed}), then gave its worker up to the re-run of the segment the client
+     * waits for ({@link #onAbandoned}) before its next dial. The wait ends at this job's {@link #onDial}, as the
+     * failed job's own would have; with ordered launch the job may also join the launch queue ({@link #onQueued}) in
+     * that time.
+     */
+    default void onFailureDelayOwed(JobKey key) {
+    }
+
     /** The job is about to dial a tier2. */
     default void onDial(Job job) {
     }

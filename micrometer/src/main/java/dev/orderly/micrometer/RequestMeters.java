@@ -49,6 +49,13 @@ final class RequestMeters implements RequestListener {
     }
 
     @Override
+    public void onFailureDelayOwed(JobKey key) {
+        // the withdrawal that left the delay owed ended the failed job's wait (onAbandoned): this one starts now
+        waitingSince.putIfAbsent(key, metrics.now());
+        next.onFailureDelayOwed(key);
+    }
+
+    @Override
     public void onDial(Job job) {
         Long since = waitingSince.remove(job.key());
         if (since != null) {

@@ -9,7 +9,6 @@ import dev.orderly.api.Tier2Call;
 import dev.orderly.api.Tier2Client;
 import dev.orderly.api.Tier2Exception;
 import dev.orderly.engine.DialGate;
-import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
@@ -66,23 +65,18 @@ final class JobRunner {
     private final EngineConfig config;
     private final RequestCounters counters;
     private final RequestListener listener;
-    private final Consumer<JobKey> failureDelayOwed;
     private final Predicate<JobKey> needed;
     private final StallWatch stall;
     private final LongSupplier reading;
 
     /**
-     * @param failureDelayOwed hears that a job is about to wait out the failure delay an earlier job of its unit owes
-     *     (that job got in, failed, and was withdrawn before its next dial), which no listener event says: the
-     *     failure, not the queue, sent it to wait
      * @param needed tells whether a unit is still needed (false too once the request stopped); a job whose unit is
      *     not stops instead of dialing, retrying or failing
      * @param stall hears every error and admission, to warn of a request that only ever hears "no"
      * @param reading the segment the client waits for now, which every dial carries ({@link Job#readingSegment()})
      */
     JobRunner(String requestId, Tier2Client tier2, DialGate gate, EngineConfig config, RequestCounters counters,
-            RequestListener listener, Consumer<JobKey> failureDelayOwed, Predicate<JobKey> needed, StallWatch stall,
-            LongSupplier reading) {
+            RequestListener listener, Predicate<JobKey> needed, StallWatch stall, LongSupplier reading) {
         this.stall = stall;
         this.requestId = requestId;
         this.tier2 = tier2;
@@ -90,7 +84,6 @@ final class JobRunner {
         this.config = config;
         this.counters = counters;
         this.listener = listener;
-        this.failureDelayOwed = failureDelayOwed;
         this.needed = needed;
         this.reading = reading;
     }
@@ -135,9 +128,9 @@ final class JobRunner {
             boolean givesUp = handle.givesUpForTheRerun();
             if (!givesUp && tally.failureDelayOwed) {
                 // An earlier job of the unit got in and failed, and was withdrawn before its next dial: that dial,
-                // now this job's, waits the failure delay, counted from now. The failure sent it to wait: its JFR
-                // launch wait says so, as the failed job's own would have (the queue's join would say "queued").
-                failureDelayOwed.accept(key);
+                // now this job's, waits the failure delay, counted from now. The failure sent it to wait: the listener
+                // hears so (the withdrawal ended the failed job's wait; the queue's join would say "queued").
+                listener.onFailureDelayOwed(key);
                 gate.failed(key);
             }
             while (true) {

@@ -62,8 +62,7 @@ final class RequestRun {
         // interrupt sent to this thread, by the request's stop or by its job's cancel or withdrawal?
         this.safe = new SafeListener(id, request.listener(), this::interruptSentToThisThread);
         // JFR events are derived from the listener events, so the launch queue's paths carry no JFR code.
-        JfrListener jfr = new JfrListener(id, safe, this::cutByTheRequestsEnd);
-        this.listener = jfr;
+        this.listener = new JfrListener(id, safe, this::cutByTheRequestsEnd);
         this.lookahead = Scheduler.lookahead(config.lookaheadFactor(), plan.workers());
         Scheduler.checkStages(plan.stages());
         this.running = new RunningJobs(lookahead, plan.stages());
@@ -77,7 +76,7 @@ final class RequestRun {
         StallWatch stall = new StallWatch(id, config.stallWarning());
         // A job asks before every dial: past the deadline the request is as good as stopped, even while the walker
         // still waits for a busy client to return and notice.
-        this.runner = new JobRunner(id, request.tier2(), gate, config, counters, listener, jfr::onFailureDelayOwed,
+        this.runner = new JobRunner(id, request.tier2(), gate, config, counters, listener,
                 key -> deadline.remainingNanos() > 0 && scheduler.isNeededByItsJob(key), stall, scheduler::reading);
         this.walker = new OutputWalker(id, plan, request.outputs(), request.client(), scheduler, counters, listener,
                 deadline, request.resume(), running::withdrawHighestWaiting, stall::last);

@@ -57,6 +57,11 @@ final class SafeListener implements RequestListener {
     }
 
     @Override
+    public void onFailureDelayOwed(JobKey key) {
+        guard("onFailureDelayOwed", () -> listener.onFailureDelayOwed(key));
+    }
+
+    @Override
     public void onDial(Job job) {
         guard("onDial", () -> listener.onDial(job));
     }

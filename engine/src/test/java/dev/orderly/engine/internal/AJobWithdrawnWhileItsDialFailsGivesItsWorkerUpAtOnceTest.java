@@ -63,7 +63,7 @@ class AJobWithdrawnWhileItsDialFailsGivesItsWorkerUpAtOnceTest {
             return () -> { };
         };
         JobRunner runner = new JobRunner("r", tier2, gate, CONFIG, new RequestCounters(), RequestListener.NONE,
-                key -> { }, key -> true, new StallWatch("r", Duration.ofSeconds(30)), () -> 3);
+                key -> true, new StallWatch("r", Duration.ofSeconds(30)), () -> 3);
 
         UnitCounts.Tally first = new UnitCounts.Tally(UnitCounts.NONE);
         JobHandle handle = running.start(UNIT);

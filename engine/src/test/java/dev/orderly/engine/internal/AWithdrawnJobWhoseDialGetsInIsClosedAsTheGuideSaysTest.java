@@ -74,7 +74,7 @@ class AWithdrawnJobWhoseDialGetsInIsClosedAsTheGuideSaysTest {
             }
         };
         JobRunner runner = new JobRunner("r", tier2, new LaunchQueue(10, config), config, new RequestCounters(),
-                listener, key -> { }, key -> true, new StallWatch("r", Duration.ofSeconds(30)), () -> 3);
+                listener, key -> true, new StallWatch("r", Duration.ofSeconds(30)), () -> 3);
         JobHandle handle = running.start(UNIT);
         JobRunner.Outcome outcome;
         try {

@@ -35,7 +35,7 @@ class JobRunnerLeavesTheGateTest {
 
     private JobRunner.Outcome run(Tier2Client tier2, Predicate<JobKey> needed) throws Exception {
         JobRunner runner = new JobRunner("r-gate", tier2, queue, CONFIG, new RequestCounters(), RequestListener.NONE,
-                key -> { }, needed, new StallWatch("r-gate", Duration.ofSeconds(30)), () -> 3);
+                needed, new StallWatch("r-gate", Duration.ofSeconds(30)), () -> 3);
         RunningJobs running = new RunningJobs(16, 4);
         JobHandle handle = running.start(UNIT);
         try {

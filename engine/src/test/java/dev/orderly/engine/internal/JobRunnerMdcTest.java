@@ -32,7 +32,7 @@ class JobRunnerMdcTest {
         JobRunner runner = new JobRunner("r-mdc", job -> {
             duringTheDial.set(MDC.getCopyOfContextMap());
             return () -> { }; // a Tier2Call that has finished by the time it is awaited
-        }, new DelayGate(CONFIG), CONFIG, new RequestCounters(), RequestListener.NONE, key -> { }, key -> true,
+        }, new DelayGate(CONFIG), CONFIG, new RequestCounters(), RequestListener.NONE, key -> true,
                 new StallWatch("r-mdc", Duration.ofSeconds(30)), () -> 7);
         RunningJobs running = new RunningJobs(16, 4);
         JobHandle handle = running.start(unit);

@@ -120,12 +120,13 @@ public final class JfrListener implements RequestListener {
     }
 
     /**
-     * The job of {@code key} is about to wait out the failure delay an earlier job of its unit owes (that job got in,
-     * failed, and gave its worker up before its next dial): its launch wait is opened with the cause {@code failed},
-     * as the failed job's own would have been; the queue's join that follows does not change it.
+     * The job's launch wait is opened with the cause {@code failed}, as the failed job's own would have been; the
+     * queue's join that follows does not change it.
      */
+    @Override
     public void onFailureDelayOwed(JobKey key) {
         startWait(key, "failed");
+        next.onFailureDelayOwed(key);
     }
 
     @Override
