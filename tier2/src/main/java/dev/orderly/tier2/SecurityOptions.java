@@ -35,6 +35,12 @@ final class SecurityOptions {
 
     /** Applies the options to {@code builder}, or throws a {@link ParameterException} naming them. */
     void apply(CommandLine cl, Tier2Server.Builder builder, String host) {
+        // An empty value (--tls-key=$TLS_KEY with the variable unset) is the working directory as a path, refused in
+        // words naming neither the option nor the value: "with key :  (No such file or directory)".
+        notEmpty(cl, "--tls-cert", tlsCert);
+        notEmpty(cl, "--tls-key", tlsKey);
+        notEmpty(cl, "--client-ca", clientCa);
+        notEmpty(cl, "--token-file", tokenFile);
         if ((tlsCert == null) != (tlsKey == null)) {
             throw new ParameterException(cl, "--tls-cert and --tls-key go together; give both or neither");
         }
@@ -58,6 +64,12 @@ final class SecurityOptions {
             }
         } catch (IllegalArgumentException e) {
             throw new ParameterException(cl, e.getMessage(), e);
+        }
+    }
+
+    private static void notEmpty(CommandLine cl, String option, Path file) {
+        if (file != null && file.toString().isEmpty()) {
+            throw new ParameterException(cl, option + " is empty: give the path of a file");
         }
     }
 }
