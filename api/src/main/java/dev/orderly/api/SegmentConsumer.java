@@ -15,6 +15,11 @@ package dev.orderly.api;
  * {@link VirtualMachineError} propagates from {@code Engine.run} as itself. When the request is being cancelled (its
  * caller interrupted, or another part of it failed), the interrupt that ends a blocked {@code accept} is that
  * cancellation's echo: {@code Engine.run} then throws what the cancellation caused.
+ *
+ * <p>An interrupt {@code accept} leaves set and returns (restored, not thrown) is not a failure of that call: the
+ * request fails at its next wait for a segment, naming that segment, as for an interrupt the listener or the store
+ * leaves. After the last segment there is no such wait, so the request is done. To fail the request for a segment,
+ * throw.
  */
 @FunctionalInterface
 public interface SegmentConsumer {
