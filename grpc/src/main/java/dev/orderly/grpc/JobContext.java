@@ -26,7 +26,8 @@ public interface JobContext {
     /**
      * Writes this job's output: the output of segment {@code job().key().segment()} of request
      * {@code job().requestId()}, where the tier1 reads it. One write, all of it or nothing for a reader; a second
-     * write replaces the first. Only the last stage's output is read by the tier1.
+     * write replaces the first. Only the last stage's output is read by the tier1. A write from another thread still
+     * going on when the worker returns ends before the tier1 is told the job ended.
      *
      * @throws IOException if the store fails; thrown out of the worker it is a retryable failure
      * @throws Tier2Exception of kind FATAL if the request's outputs can never be written here; thrown out of the

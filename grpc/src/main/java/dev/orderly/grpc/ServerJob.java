@@ -18,6 +18,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -70,8 +71,13 @@ final class ServerJob implements Runnable {
     private boolean ended;
     // guarded by lock
     private ScheduledFuture<?> executionLimit;
-    /** Set once, when the worker has returned (or thrown): its context may not write after it. */
-    private volatile boolean returned;
+    /**
+     * Held shared by each output write, check and write alike, and exclusively as the worker's return is recorded: a
+     * write in flight then ends before the client is told, and none begins after.
+     */
+    private final ReentrantReadWriteLock writes = new ReentrantReadWriteLock();
+    /** Set once, when the worker has returned (or thrown): its context may not write after it. Guarded by writes. */
+    private boolean returned;
 
     /**
      * @param outputs where {@link JobContext#writeOutput} writes; null when the server has none
@@ -164,8 +170,14 @@ final class ServerJob implements Runnable {
             } catch (Throwable e) {
                 failure = e;
             }
-            // Before the client is told: a write from now on could land after it read the store, or re-ran the job.
-            returned = true;
+            // Before the client is told: a write from now on could land after it read the store, or re-ran the job. A
+            // write still going on (from a thread the worker left behind) ends first.
+            writes.writeLock().lock();
+            try {
+                returned = true;
+            } finally {
+                writes.writeLock().unlock();
+            }
             end(failure);
         } finally {
             lock.lock();
@@ -304,14 +316,23 @@ final class ServerJob implements Runnable {
                 throw new IllegalStateException("this tier2 has no outputs to write job " + job.key() + " to:"
                         + " build its Tier2Server with outputs(...), or start Tier2Main with --outputs");
             }
-            if (owner != null && owner.returned) {
-                // the client was told how the job ended: a write now lands after it may have read, or re-run it
-                String why = "job " + job.requestId() + " segment " + job.key().segment() + " stage "
-                        + job.key().stage() + " has ended: its output must be written before the worker returns";
-                LOG.warn("an output write refused: {}", why);
-                throw new IllegalStateException(why);
+            if (owner == null) {
+                outputs.write(job.requestId(), job.key().segment(), output);
+                return;
             }
-            outputs.write(job.requestId(), job.key().segment(), output);
+            owner.writes.readLock().lock();
+            try {
+                if (owner.returned) {
+                    // the client was told how the job ended: a write now lands after it may have read, or re-run it
+                    String why = "job " + job.requestId() + " segment " + job.key().segment() + " stage "
+                            + job.key().stage() + " has ended: its output must be written before the worker returns";
+                    LOG.warn("an output write refused: {}", why);
+                    throw new IllegalStateException(why);
+                }
+                outputs.write(job.requestId(), job.key().segment(), output);
+            } finally {
+                owner.writes.readLock().unlock();
+            }
         }
 
         @Override
