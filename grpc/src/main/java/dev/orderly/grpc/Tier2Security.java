@@ -66,7 +66,7 @@ public final class Tier2Security {
             check = GrpcSslContexts.forServer(certificateChain.toFile(), privateKey.toFile());
         } catch (IOException | IllegalArgumentException e) {
             throw new IllegalArgumentException("cannot use the TLS certificate " + certificateChain + " with key "
-                    + privateKey + ": " + e.getMessage(), e);
+                    + privateKey + ": " + e.getMessage() + keyForm(privateKey), e);
         }
         if (clientCa != null) {
             try {
@@ -118,7 +118,7 @@ public final class Tier2Security {
                 check.keyManager(certificateChain.toFile(), privateKey.toFile());
             } catch (IOException | IllegalArgumentException e) {
                 throw new IllegalArgumentException("cannot use the client certificate " + certificateChain
-                        + " with key " + privateKey + ": " + e.getMessage(), e);
+                        + " with key " + privateKey + ": " + e.getMessage() + keyForm(privateKey), e);
             }
             if (!keyIsTheCertificates(certificateChain, privateKey)) {
                 throw new IllegalArgumentException("cannot use the client certificate " + certificateChain
@@ -250,6 +250,31 @@ public final class Tier2Security {
 
     private static final String PKCS8_BEGIN = "-----BEGIN PRIVATE KEY-----";
     private static final String PKCS8_END = "-----END PRIVATE KEY-----";
+
+    /**
+     * What form a key the transport could not read is in, when it is a form that holds a good key ("File does not
+     * contain valid private key" said of a valid key sent a user looking for a broken file), or "".
+     */
+    private static String keyForm(Path privateKey) {
+        String pem;
+        try {
+            pem = Files.readString(privateKey, StandardCharsets.ISO_8859_1);
+        } catch (IOException | RuntimeException e) {
+            return "";
+        }
+        String form;
+        if (pem.contains("-----BEGIN ENCRYPTED PRIVATE KEY-----") || pem.contains("Proc-Type: 4,ENCRYPTED")) {
+            form = "it is encrypted, and no passphrase can be given";
+        } else if (pem.contains("-----BEGIN RSA PRIVATE KEY-----")) {
+            form = "it is a PKCS#1 key (BEGIN RSA PRIVATE KEY)";
+        } else if (pem.contains("-----BEGIN EC PRIVATE KEY-----")) {
+            form = "it is a SEC1 key (BEGIN EC PRIVATE KEY)";
+        } else {
+            return "";
+        }
+        return " (" + form + "; give the key unencrypted as PKCS#8, BEGIN PRIVATE KEY, which"
+                + " 'openssl pkcs8 -topk8 -nocrypt -in " + privateKey + "' writes)";
+    }
 
     /** The message at the bottom of {@code e}'s causes: what Netty or the JDK said of the key or certificate. */
     private static String rootMessage(Throwable e) {
