@@ -4,13 +4,17 @@ import dev.orderly.api.Tier2Exception;
 import dev.orderly.engine.FileOutputStore;
 import dev.orderly.grpc.JobOutputs;
 import dev.orderly.s3.S3OutputStore;
+import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.util.UUID;
 import java.util.regex.Pattern;
 import software.amazon.awssdk.services.s3.S3Client;
 
@@ -118,7 +122,33 @@ record OutputLocation(Path directory, String bucket, String prefix) {
                     ? "--outputs=" + value + " is not a directory; give a directory, or one that does not exist yet"
                     : "--outputs=" + value + ": " + existing + " is not a directory, so none can be made under it");
         }
+        if (existing != null) {
+            writable(value, existing);
+        }
         return directory;
+    }
+
+    /**
+     * Makes and deletes a file in {@code existing}, where the first write makes its directories: one that can not be
+     * written (a read-only file system, another user's mount) was taken, and the tier2 listened, said SERVING and
+     * failed every job's write. Modes alone do not tell (root ignores them, a read-only mount has its own).
+     */
+    private static void writable(String value, Path existing) {
+        Path probe = existing.resolve(".orderly-tier2-" + UUID.randomUUID() + ".probe");
+        try {
+            Files.createFile(probe);
+            Files.delete(probe);
+        } catch (IOException e) {
+            String why = switch (e) {
+                case AccessDeniedException x -> "permission denied";
+                case FileSystemException x when x.getReason() != null -> x.getReason().strip();
+                default -> "no file can be made there";
+            };
+            boolean itself = existing.equals(Path.of(value).toAbsolutePath());
+            throw new IllegalArgumentException("--outputs=" + value + (itself ? " can not be written" : ": "
+                    + existing + " can not be written, so nothing can be made under it") + " (" + why
+                    + "); give a directory this process can write");
+        }
     }
 
     /** True for {@code s3://} outputs. */
