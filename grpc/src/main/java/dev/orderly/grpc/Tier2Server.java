@@ -446,9 +446,9 @@ public final class Tier2Server implements AutoCloseable {
          * {@code 4 × maxConcurrentJobs + 16}, plus the seats of a {@link #waitingRoom waiting room} (each waiter is an
          * open call): room for a client's dials and health watches, not for a flood of
          * streams that are never half-closed. Calls past it are not refused: they wait in the client's HTTP/2 layer
-         * until one ends, and a dial that waits past the client's {@code admissionTimeout} is UNREACHABLE. A
-         * health-checking client's watch holds one call on its connection for good, so with 1 no dial would ever
-         * start.
+         * until one ends, and a dial that waits past the client's {@code admissionTimeout} (plus its
+         * {@code admissionWait}, for a client that asks to wait) is UNREACHABLE. A health-checking client's watch
+         * holds one call on its connection for good, so with 1 no dial would ever start.
          */
         public Builder maxCallsPerConnection(int max) {
             if (max < 2) {
