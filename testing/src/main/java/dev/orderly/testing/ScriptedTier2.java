@@ -222,8 +222,19 @@ public final class ScriptedTier2 implements Tier2Client {
         } finally {
             lock.unlock();
         }
-        Script script = rule.next(job);
+        Script script;
+        try {
+            script = rule.next(job);
+        } catch (InterruptedException e) {
+            // A rule held on a latch and cancelled: the dial's outcome, as for a held dial.
+            log.record(Tier2Event.Type.INTERRUPTED, job, -1);
+            throw e;
+        } catch (RuntimeException | Error e) {
+            log.record(Tier2Event.Type.DIAL_THREW, job, -1);
+            throw e;
+        }
         if (script == null) {
+            log.record(Tier2Event.Type.DIAL_THREW, job, -1);
             throw new NullPointerException("the DialRule returned no Script for " + job.key() + " (attempt "
                     + job.attempt() + "); return one, such as Script.succeed()");
         }

@@ -36,11 +36,17 @@ public record Tier2Event(long sequence, Type type, Job job, int instance) {
         TIMED_OUT,
         /** The job failed in a way no retry can fix (FATAL). */
         FATAL,
-        /** {@code dial} threw the error its script named ({@link Script#throwOnDial}). */
+        /**
+         * {@code dial} threw the error its script named ({@link Script#throwOnDial}), or its
+         * {@link ScriptedTier2.DialRule} threw or returned no script.
+         */
         DIAL_THREW,
         /** {@code await} threw the error its script named ({@link Script#throwOnAwait}). */
         AWAIT_THREW,
-        /** The job was cut short: its thread interrupted, or its call closed before it ended (a cancelled job). */
+        /**
+         * The job was cut short: its thread interrupted (in a held dial or job, or in a {@link ScriptedTier2.DialRule}
+         * that blocks), or its call closed before it ended (a cancelled job).
+         */
         INTERRUPTED,
         /** The call was closed (its slot, if any, is free again). */
         CLOSED
