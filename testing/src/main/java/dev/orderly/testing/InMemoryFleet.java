@@ -40,8 +40,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * instances costs memory only for the slots in use);
  * {@code peakBusy} is the largest sum of {@code busy} ever seen; {@code admissions} and {@code refusals} count every
  * dial; each admitted call frees its slot exactly once. Every dial and outcome goes to {@link #log()}, with the
- * instance it went to, unless the fleet was built with {@link Builder#keepLog(boolean) keepLog(false)} (a long load
- * run, whose log would grow without bound). This class is thread-safe.
+ * instance it went to (a dial, its admission or refusal, and a close are logged under {@code lock} with the slot they
+ * take or free, so the log, replayed, never shows an instance over its slots or refusing with one free), unless the
+ * fleet was built with {@link Builder#keepLog(boolean) keepLog(false)} (a long load run, whose log would grow without
+ * bound). This class is thread-safe.
  */
 public final class InMemoryFleet {
 
@@ -138,32 +140,40 @@ public final class InMemoryFleet {
         }
     }
 
-    /** Takes a slot on a random instance; returns the instance, or -1 if that instance is full. */
-    private int admit() {
+    /**
+     * Takes a slot on a random instance for {@code job} and logs the dial and its outcome with it, under the lock, so
+     * that the log's order is the slots' order; returns the instance, or {@code -1 - instance} if it is full.
+     */
+    private int admit(Job job) {
         lock.lock();
         try {
             int instance = random.nextInt(instances);
             int taken = busy.getOrDefault(instance, 0);
+            record(Tier2Event.Type.DIALED, job, instance);
             if (taken == slotsPerInstance) {
                 refusals++;
+                record(Tier2Event.Type.REFUSED, job, instance);
                 return -1 - instance;
             }
             busy.put(instance, taken + 1);
             busyTotal++;
             admissions++;
             peakBusy = Math.max(peakBusy, busyTotal);
+            record(Tier2Event.Type.ADMITTED, job, instance);
             return instance;
         } finally {
             lock.unlock();
         }
     }
 
-    private void free(int instance) {
+    /** Frees a slot of {@code instance} and logs {@code job}'s close with it, under the lock (as {@link #admit}). */
+    private void free(int instance, Job job) {
         lock.lock();
         try {
             // an instance whose last slot frees leaves the map: it holds only the instances in use
             busy.computeIfPresent(instance, (i, taken) -> taken == 1 ? null : taken - 1);
             busyTotal--;
+            record(Tier2Event.Type.CLOSED, job, instance);
         } finally {
             lock.unlock();
         }
@@ -225,15 +235,11 @@ public final class InMemoryFleet {
 
         private Tier2Call dial(Job job) throws Tier2Exception {
             Objects.requireNonNull(job, "job");
-            int instance = admit();
+            int instance = admit(job);
             if (instance < 0) {
                 int full = -1 - instance;
-                record(Tier2Event.Type.DIALED, job, full);
-                record(Tier2Event.Type.REFUSED, job, full);
                 throw Tier2Exception.refused("instance " + full + " is at its limit of " + slotsPerInstance);
             }
-            record(Tier2Event.Type.DIALED, job, instance);
-            record(Tier2Event.Type.ADMITTED, job, instance);
             return new Call(job, instance);
         }
 
@@ -299,8 +305,7 @@ public final class InMemoryFleet {
                             LockSupport.unpark(running);
                         }
                     }
-                    free(instance);
-                    record(Tier2Event.Type.CLOSED, job, instance);
+                    free(instance, job);
                 }
             }
         }
