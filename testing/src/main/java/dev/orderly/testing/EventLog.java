@@ -4,6 +4,7 @@ import dev.orderly.api.Job;
 import dev.orderly.api.JobKey;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -12,7 +13,8 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>Invariants: {@code events} is append-only, and the event at index {@code i} has sequence {@code i}; both are
  * guarded by {@code lock}, so the sequence order is the order in which the events were recorded. Every query returns
- * a copy. This class is thread-safe.
+ * a copy. A query refuses a null key or type ({@link NullPointerException} naming it): it would match nothing. This
+ * class is thread-safe.
  */
 public final class EventLog {
 
@@ -48,11 +50,13 @@ public final class EventLog {
 
     /** The events of one unit so far, in order. */
     public List<Tier2Event> eventsOf(JobKey key) {
+        Objects.requireNonNull(key, "key");
         return events().stream().filter(e -> e.key().equals(key)).toList();
     }
 
     /** The types of one unit's events so far, in order: what a test usually asserts. */
     public List<Tier2Event.Type> typesOf(JobKey key) {
+        Objects.requireNonNull(key, "key");
         return eventsOf(key).stream().map(Tier2Event::type).toList();
     }
 
@@ -63,16 +67,20 @@ public final class EventLog {
 
     /** How many times {@code key} was dialed so far. */
     public long dialsOf(JobKey key) {
+        Objects.requireNonNull(key, "key");
         return count(Tier2Event.Type.DIALED, key);
     }
 
     /** How many events of {@code type} so far. */
     public long count(Tier2Event.Type type) {
+        Objects.requireNonNull(type, "type");
         return events().stream().filter(e -> e.type() == type).count();
     }
 
     /** How many events of {@code type} for {@code key} so far. */
     public long count(Tier2Event.Type type, JobKey key) {
+        Objects.requireNonNull(type, "type");
+        Objects.requireNonNull(key, "key");
         return events().stream().filter(e -> e.type() == type && e.key().equals(key)).count();
     }
 
