@@ -61,6 +61,17 @@ final class ObservabilityOptions {
     }
 
     /**
+     * Refuses a recording to the file {@code option} writes ({@code picture}, checked and absolute): the recording
+     * is written when the runs end and the picture after it, over it, and both were then named as written.
+     */
+    void checkApartFrom(CommandLine cl, String option, Path picture) {
+        if (jfr != null && jfr.toAbsolutePath().normalize().equals(picture)) {
+            throw new ParameterException(cl, "--jfr and " + option + " name the same file, " + picture
+                    + ": the picture would be written over the recording; give them different files");
+        }
+    }
+
+    /**
      * Starts what the options ask for: the recording (if {@code --jfr}) and the meters (if {@code --metrics}).
      * Close the result after the last run to write the recording.
      *

@@ -195,6 +195,7 @@ public final class OrderlyCommand implements Callable<Integer> {
     public Integer call() throws InterruptedException, IOException {
         Scenario scenario = scenario();
         Path picture = OutputPath.check(spec.commandLine(), "--output", output);
+        observability.checkApartFrom(spec.commandLine(), "--output", picture);
         List<RunSpec> runs = runs(scenario);
         long started = System.nanoTime();
         boolean forPeople = observability.format() == OutputFormat.TABLE;
