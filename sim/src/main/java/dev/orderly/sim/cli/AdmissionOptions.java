@@ -73,14 +73,22 @@ final class AdmissionOptions {
         if (mode == Mode.REFUSE) {
             // Without a room these would be dropped without a word, as a tier2 launcher refuses --admission-wait
             // with no --room.
-            for (String option : new String[] {"--room", "--admission-wait", "--wait-at"}) {
-                if (cl.getParseResult().hasMatchedOption(option)) {
-                    throw new ParameterException(cl, option + "=" + ParameterMessages.given(cl, option, "")
-                            + " is for the waiting room, which --admission=refuse leaves out: drop one of them");
-                }
-            }
+            refuseRoomOptions(cl, "--admission=refuse leaves out");
             return Admission.REFUSE;
         }
         return Admission.waiting(maxWait, room, waitAt);
+    }
+
+    /**
+     * Refuses {@code --room}, {@code --admission-wait} and {@code --wait-at} when given: no run that is made has a
+     * waiting room, because {@code why} (as in "which {@code why}").
+     */
+    void refuseRoomOptions(CommandLine cl, String why) {
+        for (String option : new String[] {"--room", "--admission-wait", "--wait-at"}) {
+            if (cl.getParseResult().hasMatchedOption(option)) {
+                throw new ParameterException(cl, option + "=" + ParameterMessages.given(cl, option, "")
+                        + " is for the waiting room, which " + why + ": drop one of them");
+            }
+        }
     }
 }

@@ -305,6 +305,11 @@ public final class OrderlyCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--tenants must be >= 2 for a mixed run (or use"
                     + " --strategy=both), was " + scenario.tenants());
         }
+        if (runs(scenario).stream().noneMatch(r -> r.tenantStrategies().contains(Strategy.WAITING))) {
+            // No run's dials wait: the room's options would be dropped without a word, and the JSON's scenario
+            // would still name the room.
+            admission.refuseRoomOptions(spec.commandLine(), "--strategy=" + strategy.label() + " does not run");
+        }
         return scenario;
     }
 

@@ -20,7 +20,7 @@ class TheJsonScenarioCarriesEveryOptionThatShapesTheRunTest {
 
     @Test
     void theFaultRatesTheEngineAndTheWaitingRoomAreInTheScenario(@TempDir Path dir) {
-        CliRun o = CliRun.of("--tenants=1", "--segments=2", "--stages=1", "--time-scale=100", "--strategy=ordered",
+        CliRun o = CliRun.of("--tenants=1", "--segments=2", "--stages=1", "--time-scale=100", "--strategy=waiting",
                 "--unreachable-rate=0.2", "--timeout-rate=0.03", "--retryable-rate=0.04", "--fatal-rate=0",
                 "--missing-output-rate=0.05", "--launch-window-percent=30", "--launch-window-max=7",
                 "--max-failures=9", "--max-execution-timeouts=8", "--lookahead-factor=3", "--max-concurrent-jobs=11",
