@@ -117,13 +117,14 @@ record OutputLocation(Path directory, String bucket, String prefix) {
         while (existing != null && !Files.exists(existing, LinkOption.NOFOLLOW_LINKS)) {
             existing = existing.getParent();
         }
+        boolean itself = existing != null && existing.equals(directory.toAbsolutePath());
         if (existing != null && !Files.isDirectory(existing)) {
-            throw new IllegalArgumentException(existing.equals(directory.toAbsolutePath())
+            throw new IllegalArgumentException(itself
                     ? "--outputs=" + value + " is not a directory; give a directory, or one that does not exist yet"
                     : "--outputs=" + value + ": " + existing + " is not a directory, so none can be made under it");
         }
         if (existing != null) {
-            writable(value, existing);
+            writable(value, existing, itself);
         }
         return directory;
     }
@@ -132,8 +133,10 @@ record OutputLocation(Path directory, String bucket, String prefix) {
      * Makes and deletes a file in {@code existing}, where the first write makes its directories: one that can not be
      * written (a read-only file system, another user's mount) was taken, and the tier2 listened, said SERVING and
      * failed every job's write. Modes alone do not tell (root ignores them, a read-only mount has its own).
+     *
+     * @param itself whether {@code existing} is the directory {@code value} names, not one above it
      */
-    private static void writable(String value, Path existing) {
+    private static void writable(String value, Path existing, boolean itself) {
         Path probe = existing.resolve(".orderly-tier2-" + UUID.randomUUID() + ".probe");
         try {
             Files.createFile(probe);
@@ -144,7 +147,6 @@ record OutputLocation(Path directory, String bucket, String prefix) {
                 case FileSystemException x when x.getReason() != null -> x.getReason().strip();
                 default -> "no file can be made there";
             };
-            boolean itself = existing.equals(Path.of(value).toAbsolutePath());
             throw new IllegalArgumentException("--outputs=" + value + (itself ? " can not be written" : ": "
                     + existing + " can not be written, so nothing can be made under it") + " (" + why
                     + "); give a directory this process can write");
