@@ -246,14 +246,8 @@ final class JobRunner {
             }
         }
         if (dialError != null) {
-            // The dial failed fatally, as one that threw a RuntimeException: the listener hears how it ended (unless it
-            // is the echo of the request's stop), then the request fails with the Error itself.
-            if (needed.test(key)) {
-                LOG.warn("{} failed fatally on attempt {}: tier2 client threw {}", key, job.attempt(),
-                        dialError.toString());
-                listener.onFailed(job, Tier2Exception.fatal("tier2 client threw " + dialError, dialError));
-            }
-            throw dialError;
+            // Not admitted: the listener hears of it only as a failure of the unit, not as the echo of the stop.
+            throw failedByError(job, "client", dialError, false);
         }
         if (error != null) {
             return retryOrFail(job, error, attempts, handle);
@@ -276,13 +270,26 @@ final class JobRunner {
         } catch (VirtualMachineError e) {
             throw e;
         } catch (Error e) {
-            if (needed.test(key)) {
-                // Not the echo of the request's stop: a failure of the unit, logged as every failure is.
-                LOG.warn("{} failed fatally on attempt {}: tier2 call threw {}", key, job.attempt(), e.toString());
-            }
-            listener.onFailed(job, Tier2Exception.fatal("tier2 call threw " + e, e));
-            throw e;
+            // Admitted: the job hears its end whatever the Error is the echo of.
+            throw failedByError(job, "call", e, true);
         }
+    }
+
+    /**
+     * An {@code Error} from the tier2 client ({@code who}: its dial or its call) fails the request with the Error
+     * itself, as a RuntimeException there fails it as fatal. Unless it is the echo of the request's stop, it is a
+     * failure of the unit, logged as every failure is and heard by the listener; {@code alwaysHeard} is for an
+     * admitted job, which hears its end either way.
+     */
+    private Error failedByError(Job job, String who, Error e, boolean alwaysHeard) {
+        boolean ofTheUnit = needed.test(job.key());
+        if (ofTheUnit) {
+            LOG.warn("{} failed fatally on attempt {}: tier2 {} threw {}", job.key(), job.attempt(), who, e.toString());
+        }
+        if (ofTheUnit || alwaysHeard) {
+            listener.onFailed(job, Tier2Exception.fatal("tier2 " + who + " threw " + e, e));
+        }
+        return e;
     }
 
     /**
