@@ -15,6 +15,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
 
 /**
  * A fleet of {@code instances x slots} tier2 slots in memory, shared by any number of requests, as a real fleet
@@ -166,14 +167,33 @@ public final class InMemoryFleet {
         }
     }
 
-    /** Frees a slot of {@code instance} and logs {@code job}'s close with it, under the lock (as {@link #admit}). */
-    private void free(int instance, Job job) {
+    /**
+     * Frees a slot of {@code instance} and logs {@code job}'s close with it, under the lock (as {@link #admit}), after
+     * {@code cancel} (the call's cancel of a job still running) in the same hold: returns what {@code cancel} did.
+     */
+    private boolean free(int instance, Job job, BooleanSupplier cancel) {
         lock.lock();
         try {
+            boolean cancelled = cancel.getAsBoolean();
             // an instance whose last slot frees leaves the map: it holds only the instances in use
             busy.computeIfPresent(instance, (i, taken) -> taken == 1 ? null : taken - 1);
             busyTotal--;
             record(Tier2Event.Type.CLOSED, job, instance);
+            return cancelled;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Logs that {@code job} was cut short, under the lock: a job cut short by its call's close saw the cancel that
+     * {@link #free} makes in its hold of the lock, so its INTERRUPTED comes after that close's CLOSED, as the close
+     * came first.
+     */
+    private void cutShort(int instance, Job job) {
+        lock.lock();
+        try {
+            record(Tier2Event.Type.INTERRUPTED, job, instance);
         } finally {
             lock.unlock();
         }
@@ -285,7 +305,7 @@ public final class InMemoryFleet {
                         throw new InterruptedException("call closed before the job ended");
                     }
                 } catch (InterruptedException e) {
-                    record(Tier2Event.Type.INTERRUPTED, job, instance);
+                    cutShort(instance, job);
                     throw e;
                 } finally {
                     runner = null;
@@ -299,13 +319,14 @@ public final class InMemoryFleet {
             @Override
             public void close() {
                 if (closed.compareAndSet(false, true)) {
-                    if (state.compareAndSet(OPEN, CANCELLED)) {
+                    // The cancel and the close are logged in one hold of the lock, and the job wakes only after: a
+                    // job the close cut short logs its INTERRUPTED after this CLOSED, never before.
+                    if (free(instance, job, () -> state.compareAndSet(OPEN, CANCELLED))) {
                         Thread running = runner;
                         if (running != null) {
                             LockSupport.unpark(running);
                         }
                     }
-                    free(instance, job);
                 }
             }
         }
