@@ -5,6 +5,7 @@ import io.grpc.ServerCredentials;
 import io.grpc.TlsChannelCredentials;
 import io.grpc.TlsServerCredentials;
 import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
+import io.grpc.netty.shaded.io.netty.handler.ssl.SslContext;
 import io.grpc.netty.shaded.io.netty.handler.ssl.SslContextBuilder;
 import io.grpc.netty.shaded.io.netty.util.ReferenceCountUtil;
 import java.io.IOException;
@@ -26,7 +27,6 @@ import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
 import java.security.spec.PKCS8EncodedKeySpec;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.Iterator;
 import java.util.List;
 import javax.net.ssl.SSLException;
@@ -189,8 +189,11 @@ public final class Tier2Security {
 
     /**
      * Whether the private key is the one of the chain's first certificate: something signed with it verifies with the
-     * certificate's public key. True when either file is in a form this can not read (an encrypted key, an algorithm
-     * the JDK has no signature for): the transport, which read both above, is left to judge those.
+     * certificate's public key. The key is read by the transport's own reader, so every form the transport takes is
+     * checked (with BouncyCastle on the class path it takes PKCS#1 and SEC1 keys too, and only a PKCS#8 key was
+     * checked: one of another pair in those forms started a server whose every handshake failed). True when either
+     * file is in a form this can not read (an algorithm the JDK has no signature for): the transport, which read both
+     * above, is left to judge those.
      */
     private static boolean keyIsTheCertificates(Path certificateChain, Path privateKey) {
         X509Certificate leaf;
@@ -202,14 +205,13 @@ public final class Tier2Security {
                 return true;
             }
             leaf = first;
-            String pem = Files.readString(privateKey, StandardCharsets.US_ASCII);
-            int begin = pem.indexOf(PKCS8_BEGIN);
-            int end = pem.indexOf(PKCS8_END);
-            if (begin < 0 || end < begin) {
-                return true;
-            }
-            pkcs8 = Base64.getMimeDecoder().decode(pem.substring(begin + PKCS8_BEGIN.length(), end));
+            // BouncyCastle's key (its algorithm "ECDSA" for an EC key) is handed to the JDK's signatures as its
+            // PKCS#8 encoding, which every reader gives.
+            pkcs8 = TransportKeys.read(privateKey).getEncoded();
         } catch (IOException | GeneralSecurityException | IllegalArgumentException e) {
+            return true;
+        }
+        if (pkcs8 == null) {
             return true;
         }
         PublicKey publicKey = leaf.getPublicKey();
@@ -248,8 +250,16 @@ public final class Tier2Security {
         }
     }
 
-    private static final String PKCS8_BEGIN = "-----BEGIN PRIVATE KEY-----";
-    private static final String PKCS8_END = "-----END PRIVATE KEY-----";
+    /**
+     * The transport's key reader ({@code SslContext.toPrivateKey}, reached as a subclass may): the key the server and
+     * the channel will use, in whatever form they take it, BouncyCastle's included when it is on the class path,
+     * without this module depending on BouncyCastle. Never instantiated.
+     */
+    private abstract static class TransportKeys extends SslContext {
+        static PrivateKey read(Path privateKey) throws IOException, GeneralSecurityException {
+            return toPrivateKey(privateKey.toFile(), null);
+        }
+    }
 
     /**
      * What form a key the transport could not read is in, when it is a form that holds a good key ("File does not
