@@ -11,7 +11,6 @@ import dev.orderly.sim.run.RunResult;
 import dev.orderly.sim.run.RunSpec;
 import dev.orderly.sim.run.Scenario;
 import dev.orderly.sim.run.SimulationRun;
-import dev.orderly.sim.run.Strategy;
 import dev.orderly.tier2.ParameterMessages;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -196,7 +195,7 @@ public final class OrderlyCommand implements Callable<Integer> {
         Scenario scenario = scenario();
         Path picture = OutputPath.check(spec.commandLine(), "--output", output);
         observability.checkApartFrom(spec.commandLine(), "--output", picture);
-        List<RunSpec> runs = runs(scenario);
+        List<RunSpec> runs = strategy.runs(scenario.tenants(), scenario.admission().hasRoom());
         long started = System.nanoTime();
         boolean forPeople = observability.format() == OutputFormat.TABLE;
         if (forPeople) {
@@ -305,16 +304,12 @@ public final class OrderlyCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--tenants must be >= 2 for a mixed run (or use"
                     + " --strategy=both), was " + scenario.tenants());
         }
-        if (runs(scenario).stream().noneMatch(r -> r.tenantStrategies().contains(Strategy.WAITING))) {
+        if (!strategy.runsTheRoom(scenario.admission().hasRoom())) {
             // No run's dials wait: the room's options would be dropped without a word, and the JSON's scenario
             // would still name the room.
             admission.refuseRoomOptions(spec.commandLine(), "--strategy=" + strategy.label() + " does not run");
         }
         return scenario;
-    }
-
-    private List<RunSpec> runs(Scenario scenario) {
-        return strategy.runs(scenario.tenants(), scenario.admission().hasRoom());
     }
 
     private String describe(RunSpec run) {

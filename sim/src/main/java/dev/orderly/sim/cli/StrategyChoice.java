@@ -39,6 +39,15 @@ enum StrategyChoice {
     }
 
     /**
+     * Whether one of this choice's runs has its dials wait in the waiting room (as its {@link #runs} say).
+     *
+     * @param room whether the fleet has a waiting room
+     */
+    boolean runsTheRoom(boolean room) {
+        return this == WAITING || (room && includesMixed());
+    }
+
+    /**
      * The runs of this choice for {@code tenants} tenants, in order.
      *
      * @param room whether the fleet has a waiting room: it adds the waiting room's run to {@link #ALL}, and the mixed
