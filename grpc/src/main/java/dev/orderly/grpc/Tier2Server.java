@@ -80,7 +80,9 @@ public final class Tier2Server implements AutoCloseable {
     private final AtomicBoolean closed = new AtomicBoolean();
     private final CountDownLatch terminated = new CountDownLatch(1);
     private final Server server;
-    private final Server healthServer; // null unless Builder.healthPort was given
+    /** Builds the health-only listener, anew for each start(): null unless Builder.healthPort was given. */
+    private final ServerBuilder<?> healthServers;
+    private volatile Server healthServer; // the one started; null until then, or without a health port
 
     private Tier2Server(Builder b) {
         this.maxConcurrentJobs = b.maxConcurrentJobs;
@@ -113,10 +115,9 @@ public final class Tier2Server implements AutoCloseable {
                 .addService(tier2)
                 .addService(health.getHealthService())
                 .build();
-        this.healthServer = b.healthPort == null ? null
+        this.healthServers = b.healthPort == null ? null
                 : NettyServerBuilder.forAddress(new InetSocketAddress(b.host, b.healthPort))
-                        .addService(health.getHealthService())
-                        .build();
+                        .addService(health.getHealthService());
     }
 
     /** A builder; {@link Builder#worker} is required. */
@@ -128,18 +129,35 @@ public final class Tier2Server implements AutoCloseable {
      * Binds and starts serving.
      *
      * @return this server
-     * @throws IOException if it can not bind
+     * @throws IOException if it can not bind (its port or its health port); nothing is left listening, and the
+     *     server may be started again
+     * @throws IllegalStateException if it was started already, or closed
      */
     public Tier2Server start() throws IOException {
-        server.start();
+        // A gRPC server that failed to bind may be started again, one that was shut down never: the health listener
+        // is a new one each try and binds first, so the main one is never started and shut down for a taken health
+        // port (a retry once the port was free then threw "Already started" with nothing listening).
         if (healthServer != null) {
+            // started twice: said as the main listener says it, not as the taken health port it would meet
+            throw new IllegalStateException("Already started");
+        }
+        Server healthNow = healthServers == null ? null : healthServers.build();
+        if (healthNow != null) {
             try {
-                healthServer.start();
+                healthNow.start();
             } catch (IOException e) {
-                server.shutdownNow();
                 throw new IOException("can not bind the health port: " + e.getMessage(), e);
             }
         }
+        try {
+            server.start();
+        } catch (IOException | RuntimeException e) {
+            if (healthNow != null) {
+                healthNow.shutdownNow();
+            }
+            throw e;
+        }
+        healthServer = healthNow;
         LOG.info("tier2 serving on port {} with {} slots", server.getPort(), maxConcurrentJobs);
         return this;
     }
@@ -151,7 +169,8 @@ public final class Tier2Server implements AutoCloseable {
 
     /** The bound port of the health-only listener (after {@link #start()}); -1 when there is none. */
     public int healthPort() {
-        return healthServer == null ? -1 : healthServer.getPort();
+        Server h = healthServer;
+        return h == null ? -1 : h.getPort();
     }
 
     /** The slots held now: jobs admitted whose thread has not ended. */
@@ -221,8 +240,9 @@ public final class Tier2Server implements AutoCloseable {
                 server.shutdownNow();
                 interrupted = true;
             }
-            if (healthServer != null) {
-                healthServer.shutdownNow();
+            Server h = healthServer;
+            if (h != null) {
+                h.shutdownNow();
             }
             timer.shutdownNow();
         } finally {
