@@ -27,13 +27,16 @@ public interface JobContext {
      * Writes this job's output: the output of segment {@code job().key().segment()} of request
      * {@code job().requestId()}, where the tier1 reads it. One write, all of it or nothing for a reader; a second
      * write replaces the first. Only the last stage's output is read by the tier1. A write from another thread still
-     * going on when the worker returns ends before the tier1 is told the job ended.
+     * going on when the worker returns ends before the tier1 is told the job ended; one going on when the job is
+     * stopped (its execution limit, the tier2 stopping, its client cancelling) may end after the tier1 was told, since
+     * a stop does not wait for the worker; a write that begins after either is refused.
      *
      * @throws IOException if the store fails; thrown out of the worker it is a retryable failure
      * @throws Tier2Exception of kind FATAL if the request's outputs can never be written here; thrown out of the
      *         worker it fails the request
      * @throws IllegalStateException if this tier2 was built without outputs ({@link Tier2Server.Builder#outputs}), or
-     *         if the worker has already returned (the client was told how the job ended; one WARN line says so)
+     *         if the worker has already returned, or the job was stopped (its execution limit, the tier2 stopping,
+     *         its client cancelling): the client was told how the job ended; one WARN line says so
      */
     void writeOutput(byte[] output) throws IOException, Tier2Exception;
 

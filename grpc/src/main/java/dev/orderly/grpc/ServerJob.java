@@ -50,7 +50,22 @@ final class ServerJob implements Runnable {
     private static final Logger LOG = LoggerFactory.getLogger(ServerJob.class);
 
     /** Why a job was stopped before it ended on its own. */
-    enum Why { CLIENT_CANCELLED, EXECUTION_LIMIT, SERVER_STOPPING }
+    enum Why {
+        CLIENT_CANCELLED("its client cancelled it"),
+        EXECUTION_LIMIT("it ran past its execution limit"),
+        SERVER_STOPPING("the tier2 is stopping");
+
+        private final String words;
+
+        Why(String words) {
+            this.words = words;
+        }
+
+        @Override
+        public String toString() {
+            return words;
+        }
+    }
 
     private final Job job;
     private final byte[] work;
@@ -322,10 +337,15 @@ final class ServerJob implements Runnable {
             }
             owner.writes.readLock().lock();
             try {
-                if (owner.returned) {
+                // A stop (the execution limit, the server stopping, the client cancelling) ends the call at once,
+                // before the worker returns: its client was told then, and may re-run the job just the same.
+                Why stop = owner.stoppedAs();
+                if (owner.returned || stop != null) {
                     // the client was told how the job ended: a write now lands after it may have read, or re-run it
                     String why = "job " + job.requestId() + " segment " + job.key().segment() + " stage "
-                            + job.key().stage() + " has ended: its output must be written before the worker returns";
+                            + job.key().stage() + (stop == null
+                                    ? " has ended: its output must be written before the worker returns"
+                                    : " was stopped (" + stop + ") and its client told: its output is not taken");
                     LOG.warn("an output write refused: {}", why);
                     throw new IllegalStateException(why);
                 }
