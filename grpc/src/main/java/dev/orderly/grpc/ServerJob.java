@@ -322,7 +322,10 @@ final class ServerJob implements Runnable {
         return new Context(job, work, null, null);
     }
 
-    /** The {@link JobContext} of one job; {@code owner} is null outside a server. */
+    /**
+     * The {@link JobContext} of one job; {@code owner} is null outside a server, and {@code outputs} then too (so a
+     * write there is refused before {@code owner} is read).
+     */
     private record Context(Job job, byte[] work, JobOutputs outputs, ServerJob owner) implements JobContext {
 
         @Override
@@ -330,10 +333,6 @@ final class ServerJob implements Runnable {
             if (outputs == null) {
                 throw new IllegalStateException("this tier2 has no outputs to write job " + job.key() + " to:"
                         + " build its Tier2Server with outputs(...), or start Tier2Main with --outputs");
-            }
-            if (owner == null) {
-                outputs.write(job.requestId(), job.key().segment(), output);
-                return;
             }
             owner.writes.readLock().lock();
             try {
