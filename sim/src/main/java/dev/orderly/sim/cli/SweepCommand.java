@@ -131,6 +131,8 @@ final class SweepCommand implements Callable<Integer> {
             Strategy.WAITING);
     /** The most instances a point's fleet may have: the bound of the main command's --instances. */
     private static final int MAX_INSTANCES = 10_000;
+    /** The longest job a point may have: the longest duration any option takes, orderly's --job-duration too. */
+    private static final Duration LONGEST_JOB = Duration.ofDays(365);
     /** The failure delay unless its variable sets it: the main command's, for the same reason. */
     private static final Duration FAILURE_DELAY = Duration.ofSeconds(1);
 
@@ -280,6 +282,16 @@ final class SweepCommand implements Callable<Integer> {
      * heading and the warm-up, exit 1, with the fleet's "job duration must be > 0, was PT0S".
      */
     private void checkJobs(EngineConfig engine) {
+        for (double r : jobRatios) {
+            // Each factor was bounded alone (a refused delay of up to a year, a ratio of up to 10000): their product
+            // reached 10000 years, which jobOf cut to the 292 a long holds in nanoseconds, and the sweep then ran for
+            // ever. A job is bounded as orderly's --job-duration is: a year at most.
+            if (engine.refusedDelay().toNanos() * r > LONGEST_JOB.toNanos()) {
+                throw new ParameterException(spec.commandLine(), "--job-ratios must give jobs of at most a year"
+                        + " (8760h): " + number(r) + " x the refused delay of "
+                        + DurationConverter.format(engine.refusedDelay()) + " is longer, was " + number(r));
+            }
+        }
         for (double r : jobRatios) {
             if (jobOf(engine, r).isZero()) {
                 throw new ParameterException(spec.commandLine(), "--job-ratios must give jobs of at least 1ns: "
