@@ -150,11 +150,11 @@ final class SweepCommand implements Callable<Integer> {
         Path chart = OutputPath.check(spec.commandLine(), "--output", output);
         long started = System.nanoTime();
         out.printf(Locale.ROOT, "orderly sweep: %s x %s x %s, %s each, %s per instance, refused delay %s,"
-                        + " failure delay %s, client %s, no faults, seed %d, time scale %s%n",
+                        + " failure delay %s, client %s, no faults, seed %d, time scale %s%s%n",
                 RunSupport.tenants(tenants), RunSupport.count(segments, "segment"), RunSupport.stages(stages),
                 RunSupport.count(workers, "worker"), RunSupport.count(slots, "slot"),
                 DurationConverter.format(engine.refusedDelay()), DurationConverter.format(engine.failureDelay()),
-                DurationConverter.format(clientTime), seed, timeScale);
+                DurationConverter.format(clientTime), seed, timeScale, room(admission));
         out.flush();
         RunSupport.warmUp();
         List<SweepPoint> points = new ArrayList<>();
@@ -208,6 +208,21 @@ final class SweepCommand implements Callable<Integer> {
         out.printf(Locale.ROOT, "wall-clock time: %.1f s%n", (System.nanoTime() - started) / 1e9);
         out.flush();
         return code;
+    }
+
+    /**
+     * The waiting room the sweep's room columns measure, as orderly's note says it (nothing when there is none, as
+     * there are no such columns): without it, sweeps of different rooms printed the same heading. A dial waits at no more instances than a point's fleet has (SimulatedTier2
+     * takes the smaller): say the most any point ran.
+     */
+    private String room(Admission admission) {
+        if (!admission.hasRoom()) {
+            return "";
+        }
+        long most = fullness.stream().mapToLong(this::instances).max().orElse(1);
+        return String.format(Locale.ROOT, ", waiting room of %s, a dial waits up to %s at up to %s at once",
+                RunSupport.count(admission.room(), "seat"), DurationConverter.format(admission.maxWait()),
+                RunSupport.count(Math.min(admission.waitAt(), most), "instance"));
     }
 
     private EngineConfig engine() {
