@@ -4,6 +4,7 @@ import dev.orderly.grpc.JobWorker;
 import dev.orderly.grpc.Tier2Server;
 import dev.orderly.s3.S3Clients;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -12,6 +13,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.jar.Manifest;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -378,7 +380,28 @@ public final class Tier2Main implements Callable<Integer> {
         @Override
         public String[] getVersion() {
             String v = Tier2Main.class.getPackage().getImplementationVersion();
+            if (v == null) {
+                v = moduleManifestVersion();
+            }
             return new String[] {"orderly tier2 " + (v == null ? "(development build)" : v)};
+        }
+
+        /**
+         * On the module path ({@code java -p orderly-tier2-…-all.jar -m dev.orderly.tier2/…}) the JDK defines the
+         * package with no manifest attributes, so the version is read from the module's own manifest. Not on the class
+         * path: there the resource could be another jar's.
+         */
+        private static String moduleManifestVersion() {
+            Module module = Tier2Main.class.getModule();
+            if (!module.isNamed()) {
+                return null;
+            }
+            try (InputStream in = module.getResourceAsStream("META-INF/MANIFEST.MF")) {
+                return in == null ? null
+                        : new Manifest(in).getMainAttributes().getValue("Implementation-Version");
+            } catch (IOException e) {
+                return null;
+            }
         }
     }
 }
