@@ -25,8 +25,10 @@ import java.security.Signature;
 import java.security.cert.Certificate;
 import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
+import java.security.interfaces.EdECPrivateKey;
 import java.security.spec.PKCS8EncodedKeySpec;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.Iterator;
 import java.util.List;
 import javax.net.ssl.SSLException;
@@ -279,11 +281,34 @@ public final class Tier2Security {
             form = "it is a PKCS#1 key (BEGIN RSA PRIVATE KEY)";
         } else if (pem.contains("-----BEGIN EC PRIVATE KEY-----")) {
             form = "it is a SEC1 key (BEGIN EC PRIVATE KEY)";
+        } else if (edDsaCurve(pem) instanceof String curve) {
+            // A good PKCS#8 key, the form asked for, that the transport still could not read: without BouncyCastle
+            // it reads RSA, DSA and EC keys only, and "File does not contain valid private key" said of it sent the
+            // user looking for a broken file.
+            return " (it is an " + curve + " key, which the TLS transport does not take; give an RSA or EC key, PKCS#8,"
+                    + " and its certificate)";
         } else {
             return "";
         }
         return " (" + form + "; give the key unencrypted as PKCS#8, BEGIN PRIVATE KEY, which"
                 + " 'openssl pkcs8 -topk8 -nocrypt -in " + privateKey + "' writes)";
+    }
+
+    /** The curve of an unencrypted PKCS#8 PEM EdDSA key ("Ed25519", "Ed448"), or null for any other content. */
+    private static String edDsaCurve(String pem) {
+        String begin = "-----BEGIN PRIVATE KEY-----";
+        int from = pem.indexOf(begin);
+        int to = from < 0 ? -1 : pem.indexOf("-----END PRIVATE KEY-----", from);
+        if (to < 0) {
+            return null;
+        }
+        try {
+            byte[] der = Base64.getMimeDecoder().decode(pem.substring(from + begin.length(), to));
+            PrivateKey key = KeyFactory.getInstance("EdDSA").generatePrivate(new PKCS8EncodedKeySpec(der));
+            return key instanceof EdECPrivateKey ed ? ed.getParams().getName() : key.getAlgorithm();
+        } catch (GeneralSecurityException | IllegalArgumentException e) {
+            return null;
+        }
     }
 
     /** The message at the bottom of {@code e}'s causes: what Netty or the JDK said of the key or certificate. */
