@@ -158,6 +158,13 @@ public final class Tier2Server implements AutoCloseable {
             throw e;
         }
         healthServer = healthNow;
+        if (healthNow != null && closed.get()) {
+            // A close() that ran while the listeners started read no health listener (it is recorded only now), and
+            // shut the main one alone: this one would listen on for the life of the JVM. Both sides write, then read,
+            // volatiles: either that close() saw it, or this sees the close.
+            healthNow.shutdownNow();
+            throw new IllegalStateException("Shutting down");
+        }
         LOG.info("tier2 serving on port {} with {} slots", server.getPort(), maxConcurrentJobs);
         return this;
     }
