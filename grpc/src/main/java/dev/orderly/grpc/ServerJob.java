@@ -337,14 +337,15 @@ final class ServerJob implements Runnable {
             owner.writes.readLock().lock();
             try {
                 // A stop (the execution limit, the server stopping, the client cancelling) ends the call at once,
-                // before the worker returns: its client was told then, and may re-run the job just the same.
+                // before the worker returns: its client was told then (or, cancelling, wants nothing), and may re-run
+                // the job just the same.
                 Why stop = owner.stoppedAs();
                 if (owner.returned || stop != null) {
                     // the client was told how the job ended: a write now lands after it may have read, or re-run it
                     String why = "job " + job.requestId() + " segment " + job.key().segment() + " stage "
                             + job.key().stage() + (stop == null
                                     ? " has ended: its output must be written before the worker returns"
-                                    : " was stopped (" + stop + ") and its client told: its output is not taken");
+                                    : " was stopped (" + stop + "): its output is not taken");
                     LOG.warn("an output write refused: {}", why);
                     throw new IllegalStateException(why);
                 }
