@@ -36,7 +36,8 @@ public interface JobContext {
      *         worker it fails the request
      * @throws IllegalStateException if this tier2 was built without outputs ({@link Tier2Server.Builder#outputs}), or
      *         if the worker has already returned, or the job was stopped (its execution limit, the tier2 stopping,
-     *         its client cancelling): the client was told how the job ended; one WARN line says so
+     *         its client cancelling): the client was told how the job ended, or wants nothing more of it; one WARN
+     *         line says so
      */
     void writeOutput(byte[] output) throws IOException, Tier2Exception;
 

@@ -192,10 +192,9 @@ public final class Tier2Security {
     /**
      * Whether the private key is the one of the chain's first certificate: something signed with it verifies with the
      * certificate's public key. The key is read by the transport's own reader, so every form the transport takes is
-     * checked (with BouncyCastle on the class path it takes PKCS#1 and SEC1 keys too, and only a PKCS#8 key was
-     * checked: one of another pair in those forms started a server whose every handshake failed). True when either
-     * file is in a form this can not read (an algorithm the JDK has no signature for): the transport, which read both
-     * above, is left to judge those.
+     * checked: PKCS#1 and SEC1 too when BouncyCastle is on the class path. True when either file is in a form this
+     * can not read (an algorithm the JDK has no signature for): the transport, which read both above, is left to
+     * judge those.
      */
     private static boolean keyIsTheCertificates(Path certificateChain, Path privateKey) {
         X509Certificate leaf;
