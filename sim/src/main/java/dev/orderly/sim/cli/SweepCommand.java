@@ -212,8 +212,8 @@ final class SweepCommand implements Callable<Integer> {
 
     /**
      * The waiting room the sweep's room columns measure, as orderly's note says it (nothing when there is none, as
-     * there are no such columns): without it, sweeps of different rooms printed the same heading. A dial waits at no more instances than a point's fleet has (SimulatedTier2
-     * takes the smaller): say the most any point ran.
+     * there are no such columns): without it, sweeps of different rooms printed the same heading. A dial waits at no
+     * more instances than a point's fleet has (SimulatedTier2 takes the smaller): say the most any point ran.
      */
     private String room(Admission admission) {
         if (!admission.hasRoom()) {
