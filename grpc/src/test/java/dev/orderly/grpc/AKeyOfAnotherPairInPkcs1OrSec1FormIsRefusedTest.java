@@ -6,22 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.orderly.testing.net.TestCertificates;
 import java.io.Writer;
-import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.PrivateKey;
-import java.time.Duration;
-import java.time.Instant;
-import java.util.Date;
-import org.bouncycastle.asn1.x500.X500Name;
-import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
-import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
 import org.bouncycastle.jce.provider.BouncyCastleProvider;
 import org.bouncycastle.openssl.jcajce.JcaPEMWriter;
-import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -110,16 +102,6 @@ class AKeyOfAnotherPairInPkcs1OrSec1FormIsRefusedTest {
     /** A self-signed certificate for localhost of {@code keys}, PEM. */
     private Path selfSigned(KeyPair keys, String name) throws Exception {
         String signature = keys.getPrivate().getAlgorithm().startsWith("EC") ? "SHA256withECDSA" : "SHA256withRSA";
-        Instant now = Instant.now();
-        X500Name subject = new X500Name("CN=localhost");
-        var cert = new JcaX509CertificateConverter().getCertificate(new JcaX509v3CertificateBuilder(subject,
-                BigInteger.valueOf(System.nanoTime() & Long.MAX_VALUE), Date.from(now.minus(Duration.ofHours(1))),
-                Date.from(now.plus(Duration.ofDays(1))), subject, keys.getPublic())
-                .build(new JcaContentSignerBuilder(signature).build(keys.getPrivate())));
-        Path file = dir.resolve(name);
-        try (Writer w = Files.newBufferedWriter(file, StandardCharsets.US_ASCII); JcaPEMWriter p = new JcaPEMWriter(w)) {
-            p.writeObject(cert);
-        }
-        return file;
+        return SelfSignedPem.write(keys, signature, dir.resolve(name));
     }
 }

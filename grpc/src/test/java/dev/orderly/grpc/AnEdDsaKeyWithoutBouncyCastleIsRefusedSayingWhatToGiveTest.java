@@ -5,27 +5,17 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.File;
-import java.io.Writer;
-import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
-import java.util.Date;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
-import org.bouncycastle.asn1.x500.X500Name;
-import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
-import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
-import org.bouncycastle.openssl.jcajce.JcaPEMWriter;
-import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -60,7 +50,7 @@ class AnEdDsaKeyWithoutBouncyCastleIsRefusedSayingWhatToGiveTest {
                 + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII))
                         .encodeToString(keys.getPrivate().getEncoded())
                 + "\n-----END PRIVATE KEY-----\n", StandardCharsets.US_ASCII);
-        Path certificate = selfSigned(keys, algorithm, "tls.crt");
+        Path certificate = SelfSignedPem.write(keys, algorithm, dir.resolve("tls.crt"));
         for (String side : List.of("server", "client")) {
             String said = withoutBouncyCastle(side, certificate, key);
             assertTrue(said.startsWith("refused: "), side + " side: " + said);
@@ -95,20 +85,6 @@ class AnEdDsaKeyWithoutBouncyCastleIsRefusedSayingWhatToGiveTest {
         }
     }
 
-    /** A self-signed certificate of {@code keys}, signed with {@code signature}, PEM (BouncyCastle, in this JVM). */
-    private Path selfSigned(KeyPair keys, String signature, String name) throws Exception {
-        Instant now = Instant.now();
-        X500Name subject = new X500Name("CN=localhost");
-        var cert = new JcaX509CertificateConverter().getCertificate(new JcaX509v3CertificateBuilder(subject,
-                BigInteger.valueOf(System.nanoTime() & Long.MAX_VALUE), Date.from(now.minus(Duration.ofHours(1))),
-                Date.from(now.plus(Duration.ofDays(1))), subject, keys.getPublic())
-                .build(new JcaContentSignerBuilder(signature).build(keys.getPrivate())));
-        Path file = dir.resolve(name);
-        try (Writer w = Files.newBufferedWriter(file, StandardCharsets.US_ASCII); JcaPEMWriter p = new JcaPEMWriter(w)) {
-            p.writeObject(cert);
-        }
-        return file;
-    }
 
     /** The child: reads the credentials of one side and prints "refused: MESSAGE" or "taken". */
     public static final class ReadCredentials {
