@@ -69,6 +69,7 @@ public final class GrpcTier2Client implements Tier2Client, AutoCloseable {
     private final BearerToken token;
     private final boolean plaintext; // no TLS on a channel this client built (unknown, so false, for channel(...))
     private final AtomicLong lastReconnectNanos = new AtomicLong(System.nanoTime());
+    private final AtomicLong lastBackoffResetNanos = new AtomicLong(System.nanoTime());
 
     private GrpcTier2Client(ManagedChannel channel, BearerToken token, boolean ownsChannel, String target,
                             Builder b) {
@@ -85,6 +86,7 @@ public final class GrpcTier2Client implements Tier2Client, AutoCloseable {
         this.work = b.work;
         this.plaintext = ownsChannel && (b.credentials == null || ClientChannels.isPlaintext(b.credentials));
         this.lastReconnectNanos.addAndGet(-admissionTimeout.toNanos());
+        this.lastBackoffResetNanos.addAndGet(-admissionTimeout.toNanos());
     }
 
     /** A builder; {@link Builder#target} or {@link Builder#addresses} is required. */
@@ -158,6 +160,8 @@ public final class GrpcTier2Client implements Tier2Client, AutoCloseable {
                 // its callTimeout, shorter than its admission limit, ran out first: the same silence, longer than any
                 // room holds a dial, so the same instance that answers nothing
                 reconnect();
+            } else if (e.kind() == Tier2Exception.Kind.UNREACHABLE) {
+                retryConnectionsNow();
             }
             throw closedOr(job, e);
         } catch (InterruptedException | RuntimeException e) {
@@ -208,6 +212,24 @@ public final class GrpcTier2Client implements Tier2Client, AutoCloseable {
         }
         channel.enterIdle();
         return true;
+    }
+
+    /**
+     * Ends gRPC's connect back-off (1 s growing to 120 s) at once, at most once per admission timeout. A dial that
+     * fails UNREACHABLE at once met instances that refused the connection: gRPC then waits out its back-off before it
+     * tries again, failing every dial meanwhile, so a tier2 back on its port after an outage of a minute or two was
+     * not dialed for up to two more minutes. The engine already paces its redials; this lets them reach it.
+     */
+    private void retryConnectionsNow() {
+        if (!ownsChannel) {
+            return;
+        }
+        long now = System.nanoTime();
+        long last = lastBackoffResetNanos.get();
+        if (now - last < admissionTimeout.toNanos() || !lastBackoffResetNanos.compareAndSet(last, now)) {
+            return;
+        }
+        channel.resetConnectBackoff();
     }
 
     /**
