@@ -37,6 +37,10 @@ final class StaticAddressResolver extends NameResolver {
         if (host.startsWith("[") && host.endsWith("]")) {
             host = host.substring(1, host.length() - 1);
         }
+        if (host.isBlank()) {
+            // "[]:9000" left no host, which the look-up reads as this machine's own
+            throw new IllegalArgumentException("address must be host:port, was '" + address + "'");
+        }
         int port;
         try {
             port = Integer.parseInt(address.substring(colon + 1));
