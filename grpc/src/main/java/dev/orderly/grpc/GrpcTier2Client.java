@@ -384,7 +384,9 @@ public final class GrpcTier2Client implements Tier2Client, AutoCloseable {
         /**
          * HTTP/2 keepalive: a ping after {@code time} without reads, the connection closed when no answer comes
          * within {@code timeout}; pings also go on connections with no call. Default 10 s / 5 s. gRPC raises a
-         * {@code time} under 10 s to 10 s. The tier2 must permit it ({@code Tier2Server.Builder.permitKeepAlive}).
+         * {@code time} under 10 s to 10 s and a {@code timeout} under 10 ms to 10 ms, and takes a {@code time} of
+         * 1000 days or more as no keepalive at all. The tier2 must permit it
+         * ({@code Tier2Server.Builder.permitKeepAlive}).
          */
         public Builder keepAlive(Duration time, Duration timeout) {
             this.keepAliveTime = positive("keepAlive time", time);
