@@ -355,13 +355,18 @@ final class FleetCommand implements Callable<Integer> {
         }
     }
 
-    /** The room's wait in wall-clock time (the processes' clock), at least 1 ms; zero without a room. */
-    private static Duration roomWait(Scenario s) {
+    /**
+     * The room's wait in wall-clock time (the processes' clock), in whole milliseconds as the protocol sends it, rounded
+     * up as the protocol rounds (cut, 1.9 ms was 1 ms, half the wait asked for at a time scale of 10), at least 1 ms;
+     * zero without a room.
+     */
+    static Duration roomWait(Scenario s) {
         if (!s.admission().hasRoom()) {
             return Duration.ZERO;
         }
         Duration wall = s.fleet().timeScale().toWall(s.admission().maxWait());
-        return wall.toMillis() < 1 ? Duration.ofMillis(1) : Duration.ofMillis(wall.toMillis());
+        long millis = wall.toMillis() + (wall.minusMillis(wall.toMillis()).isZero() ? 0 : 1);
+        return Duration.ofMillis(Math.max(1, millis));
     }
 
     private static List<String> tier2Args(Scenario s, Path dir) {
