@@ -202,12 +202,7 @@ public final class GrpcTier2Client implements Tier2Client, AutoCloseable {
 
     /** Rebuilds the channel's connections, at most once per admission timeout; whether it did now. */
     private boolean reconnect() {
-        if (!ownsChannel) {
-            return false;
-        }
-        long now = System.nanoTime();
-        long last = lastReconnectNanos.get();
-        if (now - last < admissionTimeout.toNanos() || !lastReconnectNanos.compareAndSet(last, now)) {
+        if (!due(lastReconnectNanos)) {
             return false;
         }
         channel.enterIdle();
@@ -221,15 +216,22 @@ public final class GrpcTier2Client implements Tier2Client, AutoCloseable {
      * not dialed for up to two more minutes. The engine already paces its redials; this lets them reach it.
      */
     private void retryConnectionsNow() {
+        if (due(lastBackoffResetNanos)) {
+            channel.resetConnectBackoff();
+        }
+    }
+
+    /**
+     * Whether an action on the channel that {@code lastNanos} paces is due: on a channel this client built, at most
+     * once per admission timeout. A true answer takes the turn (only one of racing callers gets it).
+     */
+    private boolean due(AtomicLong lastNanos) {
         if (!ownsChannel) {
-            return;
+            return false;
         }
         long now = System.nanoTime();
-        long last = lastBackoffResetNanos.get();
-        if (now - last < admissionTimeout.toNanos() || !lastBackoffResetNanos.compareAndSet(last, now)) {
-            return;
-        }
-        channel.resetConnectBackoff();
+        long last = lastNanos.get();
+        return now - last >= admissionTimeout.toNanos() && lastNanos.compareAndSet(last, now);
     }
 
     /**
