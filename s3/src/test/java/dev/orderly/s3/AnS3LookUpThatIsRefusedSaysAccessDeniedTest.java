@@ -4,12 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Locale;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -24,11 +25,13 @@ import software.amazon.awssdk.services.s3.S3Client;
 @Timeout(120)
 class AnS3LookUpThatIsRefusedSaysAccessDeniedTest {
 
+    @TempDir
+    static Path dir;
     private static S3ProxyFixture s3;
 
     @BeforeAll
     static void startS3() throws Exception {
-        s3 = S3ProxyFixture.start(Files.createTempDirectory("s3-access-denied"));
+        s3 = S3ProxyFixture.start(dir);
         s3.createBucket("outputs");
     }
 

@@ -13,7 +13,6 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,6 +22,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -36,12 +36,13 @@ import software.amazon.awssdk.services.s3.model.S3Object;
 @Timeout(120)
 class S3OutputStoreTest {
 
-    private static Path dir;
+    // JUnit deletes it after @AfterAll: S3Proxy's buckets do not outlive the test.
+    @TempDir
+    static Path dir;
     private static S3ProxyFixture s3;
 
     @BeforeAll
     static void startS3() throws Exception {
-        dir = Files.createTempDirectory("s3-output-store-test");
         s3 = S3ProxyFixture.start(dir);
         s3.createBucket("outputs");
     }

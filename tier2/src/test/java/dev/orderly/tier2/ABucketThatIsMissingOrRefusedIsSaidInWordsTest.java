@@ -7,12 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.orderly.s3.S3ProxyFixture;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Regression: a tier2 whose bucket does not exist, or whose credentials the server refuses, said only the SDK's
@@ -23,11 +23,13 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(120)
 class ABucketThatIsMissingOrRefusedIsSaidInWordsTest {
 
+    @TempDir
+    static Path dir;
     private static S3ProxyFixture s3;
 
     @BeforeAll
     static void startS3() throws Exception {
-        s3 = S3ProxyFixture.start(Files.createTempDirectory("bucket-said-in-words").resolve("s3"));
+        s3 = S3ProxyFixture.start(dir.resolve("s3"));
         s3.createBucket("outputs");
     }
 
@@ -85,7 +87,7 @@ class ABucketThatIsMissingOrRefusedIsSaidInWordsTest {
     @Test
     void aBucketThatIsThereStillStarts() throws Exception {
         // The check is unchanged for a bucket that is there: the tier2 goes on to listen (start throws if not).
-        Path logs = Files.createTempDirectory("bucket-there");
+        Path logs = dir.resolve("bucket-there");
         try (Tier2Child child = Tier2Child.start(logs, java.util.Map.of(), "--outputs=s3://outputs/requests",
                 "--s3-endpoint=" + s3.endpoint(), "--worker=" + TestWorkers.Echo.class.getName())) {
             assertTrue(child.address().startsWith("127.0.0.1:"), child.address());

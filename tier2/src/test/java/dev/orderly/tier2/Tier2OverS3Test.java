@@ -19,7 +19,6 @@ import dev.orderly.s3.S3ProxyFixture;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -32,6 +31,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Tier2 processes writing to S3 ({@code --outputs=s3://bucket/prefix --s3-endpoint=URL}, credentials from the
@@ -42,13 +42,13 @@ import org.junit.jupiter.api.Timeout;
 class Tier2OverS3Test {
 
     private static final int SEGMENTS = 40;
-    private static Path dir;
+    @TempDir
+    static Path dir;
     private static S3ProxyFixture s3;
     private static List<Tier2Child> fleet = new ArrayList<>();
 
     @BeforeAll
     static void startS3AndFleet() throws Exception {
-        dir = Files.createTempDirectory("tier2-over-s3-test");
         s3 = S3ProxyFixture.start(dir.resolve("s3"));
         s3.createBucket("outputs");
         Map<String, String> env = Map.of("AWS_ACCESS_KEY_ID", S3ProxyFixture.IDENTITY,
