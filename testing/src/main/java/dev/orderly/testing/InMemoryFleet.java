@@ -15,7 +15,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.BooleanSupplier;
 
 /**
  * A fleet of {@code instances x slots} tier2 slots in memory, shared by any number of requests, as a real fleet
@@ -169,12 +168,12 @@ public final class InMemoryFleet {
 
     /**
      * Frees a slot of {@code instance} and logs {@code job}'s close with it, under the lock (as {@link #admit}), after
-     * {@code cancel} (the call's cancel of a job still running) in the same hold: returns what {@code cancel} did.
+     * cancelling its call's {@code state} if the job still runs, in the same hold: returns whether it was cancelled.
      */
-    private boolean free(int instance, Job job, BooleanSupplier cancel) {
+    private boolean free(int instance, Job job, AtomicInteger state) {
         lock.lock();
         try {
-            boolean cancelled = cancel.getAsBoolean();
+            boolean cancelled = state.compareAndSet(Tenant.Call.OPEN, Tenant.Call.CANCELLED);
             // an instance whose last slot frees leaves the map: it holds only the instances in use
             busy.computeIfPresent(instance, (i, taken) -> taken == 1 ? null : taken - 1);
             busyTotal--;
@@ -321,7 +320,7 @@ public final class InMemoryFleet {
                 if (closed.compareAndSet(false, true)) {
                     // The cancel and the close are logged in one hold of the lock, and the job wakes only after: a
                     // job the close cut short logs its INTERRUPTED after this CLOSED, never before.
-                    if (free(instance, job, () -> state.compareAndSet(OPEN, CANCELLED))) {
+                    if (free(instance, job, state)) {
                         Thread running = runner;
                         if (running != null) {
                             LockSupport.unpark(running);
