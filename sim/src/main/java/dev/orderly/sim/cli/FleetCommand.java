@@ -8,6 +8,7 @@ import dev.orderly.api.RequestPlan;
 import dev.orderly.engine.Orderly;
 import dev.orderly.grpc.GrpcTier2Client;
 import dev.orderly.s3.S3OutputStore;
+import dev.orderly.sim.fleet.Admission;
 import dev.orderly.sim.fleet.FaultRates;
 import dev.orderly.sim.fleet.FleetConfig;
 import dev.orderly.sim.report.Report;
@@ -387,6 +388,13 @@ final class FleetCommand implements Callable<Integer> {
         out.println("Real tier2 processes over gRPC (" + (plaintext ? "plaintext" : "TLS + bearer token")
                 + ") on 127.0.0.1; times are simulated seconds (see orderly --help"
                 + " for the columns). dials counts what the tier1 saw: refused, unreachable and admitted alike.");
+        if (scenario.admission().hasRoom()) {
+            // Without it the room's run was the one row whose settings were said nowhere.
+            Admission a = scenario.admission();
+            out.printf(Locale.ROOT, "waiting room: in its run, each tier2 process seats %d dials that ask to wait,"
+                            + " each up to %s (%s wall-clock), holding no slot; a slot that frees goes to a seated dial.%n",
+                    a.room(), DurationConverter.format(a.maxWait()), DurationConverter.format(roomWait(scenario)));
+        }
         for (String note : report.notes()) {
             out.println(note);
         }

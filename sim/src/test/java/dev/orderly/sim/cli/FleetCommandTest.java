@@ -28,6 +28,9 @@ class FleetCommandTest {
         assertEquals(0, code, out + "\n" + err);
         assertTrue(out.toString().contains("ordered/unordered"), out.toString());
         assertTrue(out.toString().contains("ordered + waiting room"), out.toString());
+        // The room's run is told apart from the others by its settings, as orderly's note says them.
+        assertTrue(out.toString().contains("waiting room: in its run, each tier2 process seats 16 dials that ask to"
+                + " wait, each up to 5s (250ms wall-clock),"), out.toString());
         assertTrue(ProcessHandle.current().children().noneMatch(ProcessHandle::isAlive),
                 "a tier2 process outlived the command");
     }
