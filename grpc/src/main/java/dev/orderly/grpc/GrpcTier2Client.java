@@ -160,7 +160,7 @@ public final class GrpcTier2Client implements Tier2Client, AutoCloseable {
                 // its callTimeout, shorter than its admission limit, ran out first: the same silence, longer than any
                 // room holds a dial, so the same instance that answers nothing
                 reconnect();
-            } else if (e.kind() == Tier2Exception.Kind.UNREACHABLE) {
+            } else if (e.kind() == Tier2Exception.Kind.UNREACHABLE || e.kind() == Tier2Exception.Kind.REFUSED) {
                 retryConnectionsNow();
             }
             throw closedOr(job, e);
@@ -213,7 +213,10 @@ public final class GrpcTier2Client implements Tier2Client, AutoCloseable {
      * Ends gRPC's connect back-off (1 s growing to 120 s) at once, at most once per admission timeout. A dial that
      * fails UNREACHABLE at once met instances that refused the connection: gRPC then waits out its back-off before it
      * tries again, failing every dial meanwhile, so a tier2 back on its port after an outage of a minute or two was
-     * not dialed for up to two more minutes. The engine already paces its redials; this lets them reach it.
+     * not dialed for up to two more minutes. A REFUSED dial met a full fleet, which an instance back would relieve:
+     * while one is down, the others' waiting rooms, which say SERVING while a seat is free, take every dial and refuse
+     * it, so gRPC alone decided when the one down was tried. The engine already paces its redials; this lets them
+     * reach it.
      */
     private void retryConnectionsNow() {
         if (due(lastBackoffResetNanos)) {
