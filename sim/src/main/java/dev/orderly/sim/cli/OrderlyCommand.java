@@ -318,8 +318,10 @@ public final class OrderlyCommand implements Callable<Integer> {
             case "unordered" -> "unordered: every tenant uses the unordered baseline";
             case "oracle" -> "oracle: a perfect central dispatcher gives each free slot to the lowest waiting unit,"
                     + " tenants in turn";
+            // as the room (WaitingRoom) hands slots over: not plain turns, a tenant with fewer jobs there goes first
             case "ordered + waiting room" -> "ordered + waiting room: every tenant uses ordered launch, and a full"
-                    + " instance holds its dials and hands each free slot to the best waiter, tenants in turn";
+                    + " instance holds its dials and hands each free slot to the waiting tenant with the fewest jobs"
+                    + " running there (round robin among equals), to its lowest segment";
             default -> "mixed: tenant-1 uses " + run.tenantStrategies().getFirst().label() + ", the other "
                     + (run.tenants() - 1) + " the baseline";
         };
