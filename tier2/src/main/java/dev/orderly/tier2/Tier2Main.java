@@ -174,8 +174,10 @@ public final class Tier2Main implements Callable<Integer> {
         check(cl, "--admission-wait", admissionWait.isPositive(), written(cl, "--admission-wait", admissionWait),
                 "> 0");
         if (room == 0 && cl.getParseResult().hasMatchedOption("--admission-wait")) {
+            // a --room=0 given is said back: "give --room=N too" read as if it had not been given
             throw new ParameterException(cl, "--admission-wait=" + written(cl, "--admission-wait", admissionWait)
-                    + " needs a waiting room: give --room=N too");
+                    + " needs a waiting room" + (cl.getParseResult().hasMatchedOption("--room")
+                            ? ", and --room=0 is none: give --room=N with N >= 1" : ": give --room=N too"));
         }
         if (executionTimeout != null) {
             check(cl, "--execution-timeout", executionTimeout.isPositive(),

@@ -55,7 +55,10 @@ class Tier2MainTest {
         "--client-ca=ca.pem|--client-ca=ca.pem needs --tls-cert and --tls-key",
         "--token-file=target/no-such-token-file|target/no-such-token-file",
         "--tls-cert=target/no-cert.pem --tls-key=target/no-key.pem|target/no-cert.pem",
-        "--room=4 --admission-wait=0s|--admission-wait must be > 0, was 0s"})
+        "--room=4 --admission-wait=0s|--admission-wait must be > 0, was 0s",
+        // --room=0 given: "give --room=N too" read as if it had not been
+        "--room=0 --admission-wait=2s|--admission-wait=2s needs a waiting room, and --room=0 is none: give --room=N"
+                + " with N >= 1"})
     void badSecurityOptionsAreOneLineNamingThem(String options, String says) {
         java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("--outputs=target/tier2-main-test",
                 WORKER));
