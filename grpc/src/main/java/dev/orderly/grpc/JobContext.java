@@ -26,7 +26,9 @@ public interface JobContext {
     /**
      * Writes this job's output: the output of segment {@code job().key().segment()} of request
      * {@code job().requestId()}, where the tier1 reads it. One write, all of it or nothing for a reader; a second
-     * write replaces the first. Only the last stage's output is read by the tier1. A write from another thread still
+     * write replaces the first. Only the last stage's output is read by the tier1: when the client says how many stages
+     * the request has ({@code GrpcTier2Client} does), a lower stage's write is dropped (one DEBUG line), since it would
+     * replace the last stage's output in the segment's one place. A write from another thread still
      * going on when the worker returns ends before the tier1 is told the job ended; one going on when the job is
      * stopped (its execution limit, the tier2 stopping, its client cancelling) may end after the tier1 was told, since
      * a stop does not wait for the worker; a write that begins after either is refused.

@@ -40,6 +40,7 @@ final class ServerDial implements AdmissionLimit.Waiter {
     }
 
     private final Job job;
+    private final int stages;
     private final byte[] work;
     private final ServerCallStreamObserver<ProcessRangeResponse> responses;
     private final AdmissionLimit slots;
@@ -53,8 +54,10 @@ final class ServerDial implements AdmissionLimit.Waiter {
     // guarded by lock
     private ServerJob started;
 
-    ServerDial(Job job, byte[] work, ServerCallStreamObserver<ProcessRangeResponse> responses, AdmissionLimit slots,
-               Runner runner) {
+    /** @param stages the request's stage count, as its client said; 0 when not said */
+    ServerDial(Job job, int stages, byte[] work, ServerCallStreamObserver<ProcessRangeResponse> responses,
+               AdmissionLimit slots, Runner runner) {
+        this.stages = stages;
         this.job = job;
         this.work = work;
         this.responses = responses;
@@ -88,9 +91,23 @@ final class ServerDial implements AdmissionLimit.Waiter {
         }
     }
 
+    /**
+     * Where this job's output writes go: nowhere for a stage below the last, when the client said how many there are.
+     * Every stage's output goes to its segment's one place, and a lower stage's, written beside the last stage's job of
+     * the segment, replaced the output the client then read (the guide's worker writes at every stage).
+     */
+    private JobOutputs outputs() {
+        JobOutputs outputs = runner.outputs();
+        if (outputs == null || stages <= 0 || job.key().stage() >= stages - 1) {
+            return outputs;
+        }
+        return (requestId, segment, output) -> LOG.debug("job {} of request {}: the output of stage {} below the"
+                + " last, {}, is not written", job.key(), requestId, job.key().stage(), stages - 1);
+    }
+
     @Override
     public void admitted(Seat<AdmissionLimit.Waiter> slot) {
-        ServerJob j = new ServerJob(job, work, runner.worker(), runner.outputs(), runner.maxMessageSize(), responses,
+        ServerJob j = new ServerJob(job, work, runner.worker(), outputs(), runner.maxMessageSize(), responses,
                 () -> slots.release(slot), slots::started, runner.running()::remove);
         boolean clientThere;
         lock.lock();

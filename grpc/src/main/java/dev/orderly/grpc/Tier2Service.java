@@ -73,6 +73,14 @@ final class Tier2Service {
                 throw new IllegalArgumentException("priority.max_wait_ms must be >= 0, was "
                         + priority.getMaxWaitMs());
             }
+            if (request.getStages() < 0) {
+                throw new IllegalArgumentException("stages must be >= 0, was " + request.getStages());
+            }
+            if (request.getStages() > 0 && request.getStage() >= request.getStages()) {
+                // no last stage to tell apart: the job's own stage is past it
+                throw new IllegalArgumentException("stage must be below stages " + request.getStages() + ", was "
+                        + request.getStage());
+            }
             JobKey key = new JobKey(request.getSegment(), request.getStage());
             // a rank past the segment says more than the job can mean; the room still weighs it as sent
             long reading = Math.max(0, key.segment() - priority.getRank());
@@ -84,7 +92,7 @@ final class Tier2Service {
             return;
         }
         String tenant = priority.getTenant().isEmpty() ? request.getRequestId() : priority.getTenant();
-        new ServerDial(job, request.getWork().toByteArray(), responses, slots, runner)
+        new ServerDial(job, request.getStages(), request.getWork().toByteArray(), responses, slots, runner)
                 .arrive(tenant, priority.getRank(), priority.getMaxWaitMs());
     }
 

@@ -118,6 +118,16 @@ class AbuseLimitsTest {
             Status negativeWait = callWith(channel, ProcessRangeRequest.newBuilder().setRequestId("r").setSegment(3)
                     .setPriority(Priority.newBuilder().setMaxWaitMs(-5)).build().toByteArray());
             assertEquals(Status.Code.INVALID_ARGUMENT, negativeWait.getCode(), negativeWait.toString());
+            Status negativeStages = callWith(channel, ProcessRangeRequest.newBuilder().setRequestId("r").setSegment(3)
+                    .setStages(-2).build().toByteArray());
+            assertEquals(Status.Code.INVALID_ARGUMENT, negativeStages.getCode(), negativeStages.toString());
+            assertTrue(negativeStages.getDescription().contains("stages must be >= 0, was -2"),
+                    negativeStages.toString());
+            Status stagePastStages = callWith(channel, ProcessRangeRequest.newBuilder().setRequestId("r")
+                    .setSegment(3).setStage(2).setStages(2).build().toByteArray());
+            assertEquals(Status.Code.INVALID_ARGUMENT, stagePastStages.getCode(), stagePastStages.toString());
+            assertTrue(stagePastStages.getDescription().contains("stage must be below stages 2, was 2"),
+                    stagePastStages.toString());
             assertEquals(0, server.jobsAdmitted());
             assertEquals(List.of(), messages(grpcLogs), "gRPC logged a warning or a stack trace");
         } finally {

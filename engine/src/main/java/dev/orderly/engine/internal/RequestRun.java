@@ -7,6 +7,7 @@ import dev.orderly.api.RequestFailedException;
 import dev.orderly.api.RequestListener;
 import dev.orderly.api.RequestPlan;
 import dev.orderly.api.RequestResult;
+import dev.orderly.api.Tier2Client;
 import dev.orderly.engine.DialGate;
 import dev.orderly.engine.LaunchQueue;
 import dev.orderly.engine.internal.jfr.JfrListener;
@@ -76,7 +77,9 @@ final class RequestRun {
         StallWatch stall = new StallWatch(id, config.stallWarning());
         // A job asks before every dial: past the deadline the request is as good as stopped, even while the walker
         // still waits for a busy client to return and notice.
-        this.runner = new JobRunner(id, request.tier2(), gate, config, counters, listener,
+        // The stage count rides along with each dial: a tier2 that writes outputs then drops a lower stage's.
+        Tier2Client tier2 = job -> request.tier2().dial(job, plan.stages());
+        this.runner = new JobRunner(id, tier2, gate, config, counters, listener,
                 key -> deadline.remainingNanos() > 0 && scheduler.isNeededByItsJob(key), stall, scheduler::reading);
         this.walker = new OutputWalker(id, plan, request.outputs(), request.client(), scheduler, counters, listener,
                 deadline, request.resume(), running::withdrawHighestWaiting, stall::last);
