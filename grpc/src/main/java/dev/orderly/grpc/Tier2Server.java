@@ -62,6 +62,9 @@ public final class Tier2Server implements AutoCloseable {
     /** The longest duration the server can count in nanoseconds. */
     private static final Duration LONGEST = Duration.ofNanos(Long.MAX_VALUE);
 
+    /** {@link Builder#maxConnectionAge}'s default: new instances behind a name are dialed within about this. */
+    static final Duration DEFAULT_MAX_CONNECTION_AGE = Duration.ofMinutes(2);
+
     private final int maxConcurrentJobs;
     private final Duration drainGrace;
     private final HealthStatusManager health = new HealthStatusManager();
@@ -106,6 +109,10 @@ public final class Tier2Server implements AutoCloseable {
                     // gRPC's own default is a ping after 2 hours: a job whose tier1 froze held its slot that long
                     .keepAliveTime(b.keepAliveTime.toNanos(), TimeUnit.NANOSECONDS)
                     .keepAliveTimeout(b.keepAliveTimeout.toNanos(), TimeUnit.NANOSECONDS)
+                    // GOAWAY at this age, with gRPC's default grace, which is infinite: no call is ever cut. The
+                    // client reconnects and its load balancer asks the resolver again; gRPC's DNS resolver has no
+                    // timer, so without it a tier1 whose connections stayed healthy never dialed a tier2 added since.
+                    .maxConnectionAge(b.maxConnectionAge.toNanos(), TimeUnit.NANOSECONDS)
                     .maxConcurrentCallsPerConnection(b.maxCallsPerConnection > 0 ? b.maxCallsPerConnection
                             // in a long: a room "without bound" (Integer.MAX_VALUE seats) must not wrap the int
                             : (int) Math.min(Integer.MAX_VALUE, 4L * b.maxConcurrentJobs + 16 + b.roomCapacity));
@@ -311,6 +318,7 @@ public final class Tier2Server implements AutoCloseable {
         private Duration permitKeepAlive = Duration.ofSeconds(5);
         private Duration keepAliveTime = Duration.ofSeconds(10);
         private Duration keepAliveTimeout = Duration.ofSeconds(5);
+        private Duration maxConnectionAge = DEFAULT_MAX_CONNECTION_AGE;
         private int maxCallsPerConnection;
         private Duration loadStatusDelay = Duration.ofMillis(50);
         private ServerCredentials credentials;
@@ -466,6 +474,23 @@ public final class Tier2Server implements AutoCloseable {
         public Builder keepAlive(Duration time, Duration timeout) {
             this.keepAliveTime = positive("keepAlive time", time);
             this.keepAliveTimeout = positive("keepAlive timeout", timeout);
+            return this;
+        }
+
+        /**
+         * How long a client's connection lives: past it (give or take gRPC's 10 % jitter) the tier2 sends
+         * {@code GOAWAY}, the calls on the connection run on to their end (no grace cuts them: a job's call lasts
+         * as long as its job), and the client opens a new connection for its next calls. Reconnecting, the client's
+         * load balancer looks the target's name up again: gRPC's DNS resolver does so only when asked, so without an
+         * age a tier1 whose connections all stayed healthy never dialed an instance added after it started (a
+         * scale-up of a Kubernetes Deployment, an HPA) nor one that replaced a pod under a new address. Default
+         * 2 minutes: new instances get dials within about that, at the cost of one reconnection (TCP, TLS and a new
+         * health watch) per client every 2 minutes; shorter gains little with {@code dns:///}, whose resolver answers
+         * a look-up within 30 s of the last from its cache. gRPC raises an age under 1 s to 1 s, and takes 1000 days
+         * or more as no age at all. Applies to the server's own Netty transport and to a Netty {@link #serverBuilder}.
+         */
+        public Builder maxConnectionAge(Duration age) {
+            this.maxConnectionAge = positive("maxConnectionAge", age);
             return this;
         }
 

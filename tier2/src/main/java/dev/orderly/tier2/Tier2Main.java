@@ -109,6 +109,14 @@ public final class Tier2Main implements Callable<Integer> {
                     + " > 0; needs --room (default: ${DEFAULT-VALUE}).")
     private Duration admissionWait;
 
+    @Option(names = "--max-connection-age", paramLabel = "DURATION", defaultValue = "2m",
+            converter = DurationOption.class,
+            description = "How long a client's connection lives: past it the tier2 asks the client to reconnect"
+                    + " (running jobs go on to their end), which looks the target's name up again, so a tier1 dials"
+                    + " instances added behind its dns:/// name (a scale-up) within about this; > 0"
+                    + " (default: ${DEFAULT-VALUE}).")
+    private Duration maxConnectionAge;
+
     @Mixin
     private SecurityOptions security;
 
@@ -173,6 +181,8 @@ public final class Tier2Main implements Callable<Integer> {
         check(cl, "--room", room >= 0 && room <= 100_000, room, "between 0 and 100000");
         check(cl, "--admission-wait", admissionWait.isPositive(), written(cl, "--admission-wait", admissionWait),
                 "> 0");
+        check(cl, "--max-connection-age", maxConnectionAge.isPositive(),
+                written(cl, "--max-connection-age", maxConnectionAge), "> 0");
         if (room == 0 && cl.getParseResult().hasMatchedOption("--admission-wait")) {
             // a --room=0 given is said back: "give --room=N too" read as if it had not been given
             throw new ParameterException(cl, "--admission-wait=" + written(cl, "--admission-wait", admissionWait)
@@ -194,7 +204,7 @@ public final class Tier2Main implements Callable<Integer> {
                     + outputs);
         }
         Tier2Server.Builder builder = Tier2Server.builder().host(host).port(port).maxConcurrentJobs(maxConcurrent)
-                .drainGrace(drainGrace).instanceName(host + ":" + port);
+                .drainGrace(drainGrace).maxConnectionAge(maxConnectionAge).instanceName(host + ":" + port);
         if (executionTimeout != null) {
             builder.executionTimeout(executionTimeout);
         }
