@@ -203,12 +203,13 @@ final class JobRunner {
             gate.leaveWithoutDialing(key);
             return stop;
         }
-        // The request's first dial starts its stall count: a wait for a place before it was no refusal.
-        stall.dialing();
         if (!handle.dialing(true)) {
             gate.leaveWithoutDialing(key);
             return handle.cancelled() ? Step.ABANDON : Step.WITHDRAW;
         }
+        // The request's first dial starts its stall count: a wait for a place before it was no refusal, nor a job
+        // stopped just before its dial.
+        stall.dialing();
         attempts.failureDelayOwed = false;
         // The client may have read past this segment since the check above: the job is then abandoned, rank 0 meanwhile.
         // The count stops at the int's top rather than wrap to a negative attempt, which no Job takes: a unit refused
