@@ -578,7 +578,9 @@ public final class Tier2Server implements AutoCloseable {
         /**
          * Serve on this transport instead of Netty on host:port (for example an {@code InProcessServerBuilder} in
          * tests, or a Netty builder with TLS). Host and port are then ignored, and {@link #credentials} and
-         * {@link #plaintext()} refused: the transport is plaintext or TLS as it was built.
+         * {@link #plaintext()} refused: the transport is plaintext or TLS as it was built. On a Netty builder, this
+         * builder's keepalive ({@link #keepAlive}, {@link #permitKeepAlive}), {@link #maxConnectionAge} and
+         * {@link #maxCallsPerConnection} replace what it was given: set them here.
          */
         public Builder serverBuilder(ServerBuilder<?> builder) {
             this.serverBuilder = Objects.requireNonNull(builder, "serverBuilder");
