@@ -26,8 +26,9 @@ import org.junit.jupiter.api.Timeout;
  * the ended job covers: (1, 1) ends, hurries the refused (1, 0), and only then is marked done and cancels (1, 0). A
  * (1, 0) whose thread takes its turn before that cancel reaches it finds its unit no longer needed and stops without
  * dialing: the turn the freed slot gave it went nowhere, and the next refused job of the window sat out its whole
- * refused delay (30 s here) with the tier2's slot idle. Two real job runners on a real launch queue (window 2); every
- * dial is refused.
+ * refused delay (30 s here) with the tier2's slot idle. Two real job runners on a real launch queue (window 10); every
+ * dial is refused. The second test is the same one step later: (1, 0) still finds its unit needed, and only then, before
+ * its dial starts, does (1, 1)'s cancel reach it.
  */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class AFreedSlotsTurnIsPassedOnWhenTheHurriedJobTakesItsTurnAndStopsTest {
@@ -83,6 +84,44 @@ class AFreedSlotsTurnIsPassedOnWhenTheHurriedJobTakesItsTurnAndStopsTest {
             } catch (ConditionTimeoutException e) {
                 throw new AssertionError("the freed slot's turn went nowhere: (1, 0) took it and stopped without"
                         + " dialing, and (2, 0) waits out its 30 s refused delay; dials " + dials, e);
+            }
+        } finally {
+            nextThread.interrupt();
+            coveredThread.interrupt();
+            nextThread.join(5_000);
+            coveredThread.join(5_000);
+        }
+    }
+
+    @Test
+    void theEarlyTurnOfAHurriedJobCancelledJustBeforeItsDialGoesToTheNextRefusedJob() throws Exception {
+        AtomicBoolean coveredOnItsNextLook = new AtomicBoolean();
+        // (1, 0) finds its unit needed; once told, the look is also when (1, 1)'s cancel reaches it, just after.
+        Predicate<JobKey> coveredNeeded = key -> {
+            if (coveredOnItsNextLook.getAndSet(false)) {
+                running.cancelCoveredBy(new JobKey(COVERED.segment(), 1));
+            }
+            return true;
+        };
+        CompletableFuture<JobRunner.Outcome> covered = new CompletableFuture<>();
+        CompletableFuture<JobRunner.Outcome> next = new CompletableFuture<>();
+        Thread coveredThread = start(COVERED, coveredNeeded, covered);
+        Thread nextThread = start(NEXT, key -> true, next);
+        try {
+            // Both refused once, each sitting out its 30 s refused delay in the window.
+            await().atMost(Duration.ofSeconds(5)).until(() -> dials.containsAll(List.of("1/0#1", "2/0#1"))
+                    && coveredThread.getState() == Thread.State.TIMED_WAITING
+                    && nextThread.getState() == Thread.State.TIMED_WAITING);
+            // (1, 1) ended on its tier2: its slot is free, and (1, 0), the window's first refused job, may dial at once.
+            coveredOnItsNextLook.set(true);
+            queue.slotFreed();
+            assertEquals(JobRunner.Outcome.ABANDONED, covered.get(5, TimeUnit.SECONDS));
+            assertFalse(dials.contains("1/0#2"), "(1, 0) dialed after it was cancelled: " + dials);
+            try {
+                await().atMost(Duration.ofSeconds(5)).until(() -> dials.contains("2/0#2"));
+            } catch (ConditionTimeoutException e) {
+                throw new AssertionError("the freed slot's turn went nowhere: (1, 0) took it, was cancelled before its"
+                        + " dial, and (2, 0) waits out its 30 s refused delay; dials " + dials, e);
             }
         } finally {
             nextThread.interrupt();
