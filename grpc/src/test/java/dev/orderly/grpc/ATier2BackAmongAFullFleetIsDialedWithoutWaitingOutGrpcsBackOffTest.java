@@ -9,14 +9,10 @@ import dev.orderly.api.JobKey;
 import dev.orderly.api.Tier2Call;
 import dev.orderly.api.Tier2Exception;
 import dev.orderly.api.Tier2Exception.Kind;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -37,29 +33,15 @@ class ATier2BackAmongAFullFleetIsDialedWithoutWaitingOutGrpcsBackOffTest {
 
     @Test
     void aRefusedDialTriesTheDownInstanceAgainNotOnlyAtGrpcsBackOff() throws Exception {
-        AtomicInteger connects = new AtomicInteger();
         CountDownLatch release = new CountDownLatch(1);
         // The fleet's one instance that answers is full: it holds one job, which runs until released.
         try (Tier2Server full = Tier2Server.builder().port(0).maxConcurrentJobs(1).drainGrace(Duration.ZERO)
                 .waitingRoom(4, Duration.ofSeconds(5)).worker((job, work) -> release.await()).build().start();
-             ServerSocket down = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
-            int port = down.getLocalPort();
-            Thread acceptor = null;
+             ResettingPort down = new ResettingPort()) {
+            int port = down.port();
             try (GrpcTier2Client client = GrpcTier2Client.builder()
                     .addresses(List.of("127.0.0.1:" + full.port(), "127.0.0.1:" + port))
                     .admissionTimeout(ADMISSION_TIMEOUT).admissionWait(ROOM_WAIT).build()) {
-                // The tier2 down: its port takes each connection and resets it at once (no HTTP/2), as a dead pod's
-                // port behind a proxy does; counting them counts the client's connection attempts.
-                acceptor = Thread.ofVirtual().start(() -> {
-                    while (true) {
-                        try (Socket s = down.accept()) {
-                            connects.incrementAndGet();
-                            s.setSoLinger(true, 0); // a reset: no TIME_WAIT left on the port the tier2 takes next
-                        } catch (Exception closed) {
-                            return;
-                        }
-                    }
-                });
                 Tier2Call held = await().atMost(Duration.ofSeconds(20)).until(() -> {
                     try {
                         return client.dial(new Job("held", new JobKey(0, 0), 1));
@@ -84,15 +66,14 @@ class ATier2BackAmongAFullFleetIsDialedWithoutWaitingOutGrpcsBackOffTest {
                         dials++;
                         TimeUnit.MILLISECONDS.sleep(100); // the engine's refusedDelay between redials (default 100 ms)
                     }
-                    down.close();
-                    acceptor.join(Duration.ofSeconds(10));
+                    down.close(); // the tier2 comes back on its port below
                     assertTrue(refused > dials / 2, "the full instance refused only " + refused + " of " + dials);
                     // gRPC's back-off alone allows at most 7 attempts in 20 s (at 0, 1, 2.6, 5.2, 9.3, 16 s, each
                     // +-20%), and the dials made while the channel first connected a few more (they fail
                     // UNREACHABLE); one per admission timeout of 300 ms is about 60, each dial taking 200 ms.
-                    assertTrue(connects.get() >= 25, "while one tier2 was down for " + OUTAGE.toSeconds() + " s and"
+                    assertTrue(down.connects() >= 25, "while one tier2 was down for " + OUTAGE.toSeconds() + " s and"
                             + " the other refused " + refused + " dials, the client tried to connect to the one down"
-                            + " only " + connects.get() + " times: gRPC's back-off, so it is not dialed until that"
+                            + " only " + down.connects() + " times: gRPC's back-off, so it is not dialed until that"
                             + " ends (up to 120 s)");
 
                     try (Tier2Server back = Tier2Server.builder().port(port).maxConcurrentJobs(2)
@@ -108,11 +89,6 @@ class ATier2BackAmongAFullFleetIsDialedWithoutWaitingOutGrpcsBackOffTest {
                     }
                 } finally {
                     release.countDown();
-                }
-            } finally {
-                down.close();
-                if (acceptor != null) {
-                    acceptor.join(Duration.ofSeconds(10));
                 }
             }
         }

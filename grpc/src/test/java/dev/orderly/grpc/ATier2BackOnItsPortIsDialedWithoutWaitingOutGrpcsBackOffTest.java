@@ -9,13 +9,9 @@ import dev.orderly.api.JobKey;
 import dev.orderly.api.Tier2Call;
 import dev.orderly.api.Tier2Exception;
 import dev.orderly.api.Tier2Exception.Kind;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -34,24 +30,11 @@ class ATier2BackOnItsPortIsDialedWithoutWaitingOutGrpcsBackOffTest {
 
     @Test
     void theClientTriesTheConnectionAgainAsTheEngineRedialsNotOnlyAtGrpcsBackOff() throws Exception {
-        AtomicInteger connects = new AtomicInteger();
-        int port;
-        // The tier2 down: its port takes each connection and resets it at once (no HTTP/2), as a dead pod's port
-        // behind a proxy does; counting them counts the client's connection attempts.
-        try (ServerSocket down = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-             GrpcTier2Client client = GrpcTier2Client.builder().addresses(List.of("127.0.0.1:" + down.getLocalPort()))
+        // The tier2 down: its port resets every connection and counts them (the client's connection attempts).
+        try (ResettingPort down = new ResettingPort();
+             GrpcTier2Client client = GrpcTier2Client.builder().addresses(List.of("127.0.0.1:" + down.port()))
                      .admissionTimeout(ADMISSION_TIMEOUT).build()) {
-            port = down.getLocalPort();
-            Thread acceptor = Thread.ofVirtual().start(() -> {
-                while (true) {
-                    try (Socket s = down.accept()) {
-                        connects.incrementAndGet();
-                        s.setSoLinger(true, 0); // a reset: no TIME_WAIT left on the port the tier2 takes next
-                    } catch (Exception closed) {
-                        return;
-                    }
-                }
-            });
+            int port = down.port();
             int dials = 0;
             long end = System.nanoTime() + OUTAGE.toNanos();
             while (System.nanoTime() < end) {
@@ -64,12 +47,11 @@ class ATier2BackOnItsPortIsDialedWithoutWaitingOutGrpcsBackOffTest {
                 dials++;
                 TimeUnit.MILLISECONDS.sleep(100); // the engine's refusedDelay between redials (default 100 ms)
             }
-            down.close();
-            acceptor.join(Duration.ofSeconds(10));
+            down.close(); // the tier2 comes back on its port below
             // gRPC's back-off alone allows at most 6 attempts in 12 s (at 0, 1, 2.6, 5.2, 9.3 s, each +-20%); one per
             // admission timeout of 300 ms is about 40.
-            assertTrue(connects.get() >= 15, "while the tier2 was down for " + OUTAGE.toSeconds() + " s and the client"
-                    + " redialed " + dials + " times, it tried to connect only " + connects.get() + " times: gRPC's"
+            assertTrue(down.connects() >= 15, "while the tier2 was down for " + OUTAGE.toSeconds() + " s and the client"
+                    + " redialed " + dials + " times, it tried to connect only " + down.connects() + " times: gRPC's"
                     + " back-off, so a tier2 back on its port is not dialed until it ends (up to 120 s)");
 
             try (Tier2Server back = Tier2Server.builder().port(port).maxConcurrentJobs(2).drainGrace(Duration.ZERO)
