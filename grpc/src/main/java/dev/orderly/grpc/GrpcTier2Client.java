@@ -100,7 +100,8 @@ public final class GrpcTier2Client implements Tier2Client, AutoCloseable {
     }
 
     /**
-     * {@inheritDoc} The tier2 is told {@code stages} (nothing when it is not positive): it drops a lower stage's output.
+     * {@inheritDoc} The tier2 is told {@code stages} (nothing when it is not positive): it drops a lower stage's
+     * output.
      */
     @Override
     public Tier2Call dial(Job job, int stages) throws Tier2Exception, InterruptedException {

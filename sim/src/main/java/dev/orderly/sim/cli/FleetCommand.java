@@ -392,7 +392,8 @@ final class FleetCommand implements Callable<Integer> {
             // Without it the room's run was the one row whose settings were said nowhere.
             Admission a = scenario.admission();
             out.printf(Locale.ROOT, "waiting room: in its run, each tier2 process seats %d dials that ask to wait,"
-                            + " each up to %s (%s wall-clock), holding no slot; a slot that frees goes to a seated dial.%n",
+                            + " each up to %s (%s wall-clock), holding no slot; a slot that frees goes to a seated"
+                            + " dial.%n",
                     a.room(), DurationConverter.format(a.maxWait()), DurationConverter.format(roomWait(scenario)));
         }
         for (String note : report.notes()) {
