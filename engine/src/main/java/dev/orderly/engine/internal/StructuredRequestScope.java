@@ -45,6 +45,8 @@ import java.util.function.Consumer;
 final class StructuredRequestScope implements RequestScope, StructuredTaskScope.Joiner<Object, Void> {
 
     private final String name;
+    // The request's own id, for the caller's messages: name is the threads' (orderly-ID), an id the request lacks.
+    private final String requestId;
     private final Scheduler scheduler;
     private final ThreadFactory threads;
     private final AtomicReference<Throwable> firstFailure = new AtomicReference<>();
@@ -58,6 +60,7 @@ final class StructuredRequestScope implements RequestScope, StructuredTaskScope.
      */
     StructuredRequestScope(String requestId, Scheduler scheduler, Consumer<Thread> threadObserver) {
         this.name = RequestScope.name(requestId);
+        this.requestId = requestId;
         this.scheduler = scheduler;
         this.threads = RequestScope.threads(name, threadObserver);
     }
@@ -143,7 +146,7 @@ final class StructuredRequestScope implements RequestScope, StructuredTaskScope.
     }
 
     private InterruptedException cancelledByInterrupt() {
-        return new InterruptedException("request " + name + " cancelled by interrupt");
+        return new InterruptedException("request " + requestId + " cancelled by interrupt");
     }
 
     @Override

@@ -60,6 +60,8 @@ final class ThreadsRequestScope implements RequestScope {
     static final int COMPACT_SLACK = 16;
 
     private final String name;
+    // The request's own id, for the caller's messages: name is the threads' (orderly-ID), an id the request lacks.
+    private final String requestId;
     private final Scheduler scheduler;
     private final ThreadFactory threads;
     private final ReentrantLock lock = new ReentrantLock();
@@ -78,6 +80,7 @@ final class ThreadsRequestScope implements RequestScope {
 
     ThreadsRequestScope(String requestId, Scheduler scheduler, Consumer<Thread> threadObserver) {
         this.name = RequestScope.name(requestId);
+        this.requestId = requestId;
         this.scheduler = scheduler;
         this.threads = RequestScope.threads(name, threadObserver);
     }
@@ -122,7 +125,7 @@ final class ThreadsRequestScope implements RequestScope {
                 Thread.currentThread().interrupt();
                 return Optional.of(failure);
             }
-            throw new InterruptedException("request " + name + " cancelled by interrupt");
+            throw new InterruptedException("request " + requestId + " cancelled by interrupt");
         }
         return Optional.ofNullable(failure);
     }
