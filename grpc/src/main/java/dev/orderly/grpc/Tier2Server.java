@@ -103,6 +103,9 @@ public final class Tier2Server implements AutoCloseable {
             sb = b.credentials != null ? NettyServerBuilder.forAddress(address, b.credentials)
                     : NettyServerBuilder.forAddress(address);
         }
+        // in a long: a room "without bound" (Integer.MAX_VALUE seats) must not wrap the int
+        int callsPerConnection = b.maxCallsPerConnection > 0 ? b.maxCallsPerConnection
+                : (int) Math.min(Integer.MAX_VALUE, 4L * b.maxConcurrentJobs + 16 + b.roomCapacity);
         if (sb instanceof NettyServerBuilder netty) {
             netty.permitKeepAliveTime(b.permitKeepAlive.toNanos(), TimeUnit.NANOSECONDS)
                     .permitKeepAliveWithoutCalls(true)
@@ -113,9 +116,7 @@ public final class Tier2Server implements AutoCloseable {
                     // client reconnects and its load balancer asks the resolver again; gRPC's DNS resolver has no
                     // timer, so without it a tier1 whose connections stayed healthy never dialed a tier2 added since.
                     .maxConnectionAge(b.maxConnectionAge.toNanos(), TimeUnit.NANOSECONDS)
-                    .maxConcurrentCallsPerConnection(b.maxCallsPerConnection > 0 ? b.maxCallsPerConnection
-                            // in a long: a room "without bound" (Integer.MAX_VALUE seats) must not wrap the int
-                            : (int) Math.min(Integer.MAX_VALUE, 4L * b.maxConcurrentJobs + 16 + b.roomCapacity));
+                    .maxConcurrentCallsPerConnection(callsPerConnection);
         }
         this.server = sb.executor(task -> callbacks.newThread(task).start())
                 .maxInboundMessageSize(b.maxMessageSize)
@@ -124,6 +125,10 @@ public final class Tier2Server implements AutoCloseable {
                 .build();
         this.healthServers = b.healthPort == null ? null
                 : NettyServerBuilder.forAddress(new InetSocketAddress(b.host, b.healthPort))
+                        // Plaintext, no token, no client certificate: anyone who reaches the host may open it, so
+                        // it keeps the limits of the tier2's own port (it held any number of Watch streams open).
+                        .maxConcurrentCallsPerConnection(callsPerConnection)
+                        .maxInboundMessageSize(b.maxMessageSize)
                         .addService(health.getHealthService());
     }
 
