@@ -91,6 +91,28 @@ class AWithdrawalBeforeTheRequestsFirstDialStartsNoStallCountTest {
 
     @Test
     void theRefusalOfTheFirstRealDialLogsNoStallWarning() throws Exception {
+        withdrawnThenRefusedOnceWarnsOfNoStall(withdrawingOnTheFirstTurn(), key -> true);
+    }
+
+    @Test
+    void aWithdrawalLandingAfterTheJobsLookAndBeforeItsDialStartsNoStallCountEither() throws Exception {
+        // The withdrawal lands as the job looks whether its unit is still needed: after its check of the handle, before
+        // its dial starts (which the handle then refuses).
+        AtomicBoolean firstLook = new AtomicBoolean(true);
+        Predicate<JobKey> needed = key -> {
+            if (firstLook.getAndSet(false)) {
+                assertTrue(running.withdraw(key), "the job, before its dial, could not be withdrawn");
+            }
+            return true;
+        };
+        withdrawnThenRefusedOnceWarnsOfNoStall(new DelayGate(CONFIG), needed);
+    }
+
+    /**
+     * The unit's first job, withdrawn by {@code gate} or {@code needed} before it dials, dials nothing; 10 s later on
+     * the watch's clock its next job makes the request's first dial, refused once, then gets in: no stall warning.
+     */
+    private void withdrawnThenRefusedOnceWarnsOfNoStall(DialGate gate, Predicate<JobKey> needed) throws Exception {
         List<Integer> dials = new CopyOnWriteArrayList<>();
         // The first dial is refused, the next gets in.
         Tier2Client tier2 = job -> {
@@ -101,8 +123,8 @@ class AWithdrawalBeforeTheRequestsFirstDialStartsNoStallCountTest {
             return () -> { };
         };
         StallWatch stall = new StallWatch("r-stall", STALL_WARNING, clock::get);
-        JobRunner runner = new JobRunner("r-stall", tier2, withdrawingOnTheFirstTurn(), CONFIG, new RequestCounters(),
-                RequestListener.NONE, key -> true, stall, () -> 3);
+        JobRunner runner = new JobRunner("r-stall", tier2, gate, CONFIG, new RequestCounters(), RequestListener.NONE,
+                needed, stall, () -> 3);
         LogCapture.start();
 
         UnitCounts.Tally first = new UnitCounts.Tally(UnitCounts.NONE);
@@ -111,43 +133,6 @@ class AWithdrawalBeforeTheRequestsFirstDialStartsNoStallCountTest {
         // The re-run takes its worker and its time; nothing of the request dials meanwhile.
         clock.addAndGet(Duration.ofSeconds(10).toNanos());
         // The unit's next job makes the request's first dial, refused once, then gets in.
-        assertEquals(JobRunner.Outcome.DONE, run(runner, new UnitCounts.Tally(first.counts())));
-        assertEquals(List.of(1, 2), dials);
-
-        assertEquals(List.of(), LogCapture.stop().stream()
-                .filter(event -> event.level() == Level.WARN && event.message().contains("heard nothing but"))
-                .map(LogCapture.Event::message).toList(),
-                "one refusal, right after the request's first dial, warned of a stall");
-    }
-
-    @Test
-    void aWithdrawalLandingAfterTheJobsLookAndBeforeItsDialStartsNoStallCountEither() throws Exception {
-        List<Integer> dials = new CopyOnWriteArrayList<>();
-        Tier2Client tier2 = job -> {
-            dials.add(job.attempt());
-            if (dials.size() == 1) {
-                throw Tier2Exception.refused("full");
-            }
-            return () -> { };
-        };
-        // The withdrawal lands as the job looks whether its unit is still needed: after its check of the handle, before
-        // its dial starts (which the handle then refuses).
-        AtomicBoolean firstLook = new AtomicBoolean(true);
-        Predicate<JobKey> needed = key -> {
-            if (firstLook.getAndSet(false)) {
-                assertTrue(running.withdraw(key), "the job, before its dial, could not be withdrawn");
-            }
-            return true;
-        };
-        StallWatch stall = new StallWatch("r-stall", STALL_WARNING, clock::get);
-        JobRunner runner = new JobRunner("r-stall", tier2, new DelayGate(CONFIG), CONFIG, new RequestCounters(),
-                RequestListener.NONE, needed, stall, () -> 3);
-        LogCapture.start();
-
-        UnitCounts.Tally first = new UnitCounts.Tally(UnitCounts.NONE);
-        assertEquals(JobRunner.Outcome.WITHDRAWN, run(runner, first));
-        assertEquals(List.of(), dials, "the withdrawn job dialed");
-        clock.addAndGet(Duration.ofSeconds(10).toNanos());
         assertEquals(JobRunner.Outcome.DONE, run(runner, new UnitCounts.Tally(first.counts())));
         assertEquals(List.of(1, 2), dials);
 
