@@ -3,8 +3,6 @@ package dev.orderly.tier2;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -19,23 +17,13 @@ import org.junit.jupiter.params.provider.CsvSource;
 @Timeout(30)
 class ATier2SaysHowLongItsConnectionsLiveTest {
 
-    private record Run(int code, String out, String err) {
-    }
-
-    private static Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = Tier2Main.execute(args, new PrintWriter(out, true), new PrintWriter(err, true));
-        return new Run(code, out.toString(), err.toString().strip());
-    }
-
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
         "--max-connection-age=0s|tier2: --max-connection-age must be > 0, was 0s (see --help)",
         "--max-connection-age=-1.5s|tier2: --max-connection-age must be > 0, was -1.5s (see --help)",
         "--max-connection-age=soon|tier2: --max-connection-age: 'soon' is not a duration"})
     void aMaxConnectionAgeThatIsNotAPositiveDurationIsOneLineNamingIt(String option, String said) {
-        Run r = run("--outputs=target/tier2-age-test", "--worker=" + TestWorkers.Echo.class.getName(), option);
+        Tier2MainTest.Run r = Tier2MainTest.run("--outputs=target/tier2-age-test", "--worker=" + TestWorkers.Echo.class.getName(), option);
         assertEquals(2, r.code(), r.err());
         assertEquals(1, r.err().lines().count(), r.err());
         assertTrue(r.err().startsWith(said), r.err());
@@ -43,7 +31,7 @@ class ATier2SaysHowLongItsConnectionsLiveTest {
 
     @Test
     void theHelpListsItWithItsDefault() {
-        Run r = run("--help");
+        Tier2MainTest.Run r = Tier2MainTest.run("--help");
         assertEquals(0, r.code(), r.err());
         String help = r.out().replaceAll("\\s+", " ");
         assertTrue(help.contains("--max-connection-age=DURATION"), r.out());

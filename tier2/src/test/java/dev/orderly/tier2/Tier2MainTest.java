@@ -19,10 +19,12 @@ class Tier2MainTest {
 
     private static final String WORKER = "--worker=" + TestWorkers.Echo.class.getName();
 
-    private record Run(int code, String out, String err) {
+    /** What a run of the launcher gave: its exit code, its output and its error output (stripped). */
+    record Run(int code, String out, String err) {
     }
 
-    private static Run run(String... args) {
+    /** Runs the launcher in this JVM with {@code args}. */
+    static Run run(String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         int code = Tier2Main.execute(args, new PrintWriter(out, true), new PrintWriter(err, true));
