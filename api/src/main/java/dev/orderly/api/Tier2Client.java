@@ -17,24 +17,13 @@ public interface Tier2Client {
      * {@link Tier2Exception.Kind#FATAL FATAL}, and so does a checked exception thrown without being declared (by
      * Kotlin code, say), from here or from the call's {@link Tier2Call#await()}.
      *
+     * <p>A client that wraps another should pass {@code job} on as it is: its {@link Job#stages()} tells a tier2 that
+     * writes the jobs' outputs which stage is the last.
+     *
      * @param job the unit to run and its attempt number
      * @return the admitted call; the engine always closes it
      * @throws Tier2Exception why the job was not taken, or failed while being taken
      * @throws InterruptedException if the request was cancelled while dialing
      */
     Tier2Call dial(Job job) throws Tier2Exception, InterruptedException;
-
-    /**
-     * Hands {@code job}, a unit of a request of {@code stages} stages, to a tier2: the engine dials through this one.
-     * A client whose tier2 writes the jobs' outputs tells it which stage is the last: every stage's output goes to its
-     * segment's one place, so a lower stage's, written beside the last stage's job of the same segment, would replace
-     * the output the request's client reads. The default calls {@link #dial(Job)}: a client that wraps another should
-     * forward this method too, or its tier2 is not told the stage count.
-     *
-     * @param stages the request's stage count, {@code >= 1}
-     * @see #dial(Job)
-     */
-    default Tier2Call dial(Job job, int stages) throws Tier2Exception, InterruptedException {
-        return dial(job);
-    }
 }

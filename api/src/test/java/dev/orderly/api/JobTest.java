@@ -9,7 +9,10 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** {@link Job}: nulls are rejected naming the field; attempts count from 1; the rank is never negative. */
+/**
+ * {@link Job}: nulls are rejected naming the field; attempts count from 1; the rank is never negative; the stage count
+ * is 0 (not known) or above the job's stage.
+ */
 @Timeout(value = 10, unit = TimeUnit.SECONDS)
 class JobTest {
 
@@ -69,5 +72,20 @@ class JobTest {
     void aNullKeyIsRejectedNamingTheFieldByTheFourArgumentConstructorToo() {
         NullPointerException e = assertThrows(NullPointerException.class, () -> new Job("r", null, 1, 0));
         assertEquals("key", e.getMessage());
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {-1, 1, Integer.MIN_VALUE})
+    void aStageCountBelowZeroOrNotAboveTheJobsStageIsRejectedNamingTheFieldAndTheValue(int stages) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> new Job("r", KEY, 1, 0, stages));
+        assertEquals("stages must be 0 (not known) or above the job's stage 1, was " + stages, e.getMessage());
+    }
+
+    @Test
+    void theStageCountIsNotKnownUnlessGiven() {
+        assertEquals(0, new Job("r", KEY, 1).stages());
+        assertEquals(0, new Job("r", KEY, 1, 2).stages());
+        assertEquals(2, new Job("r", KEY, 1, 2, 2).stages());
     }
 }

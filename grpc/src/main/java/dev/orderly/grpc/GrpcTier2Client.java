@@ -94,17 +94,12 @@ public final class GrpcTier2Client implements Tier2Client, AutoCloseable {
         return new Builder();
     }
 
-    @Override
-    public Tier2Call dial(Job job) throws Tier2Exception, InterruptedException {
-        return dial(job, 0);
-    }
-
     /**
-     * {@inheritDoc} The tier2 is told {@code stages} (nothing when it is not positive): it drops a lower stage's
+     * {@inheritDoc} The tier2 is told the job's {@link Job#stages()} (when it is not 0): it drops a lower stage's
      * output.
      */
     @Override
-    public Tier2Call dial(Job job, int stages) throws Tier2Exception, InterruptedException {
+    public Tier2Call dial(Job job) throws Tier2Exception, InterruptedException {
         Objects.requireNonNull(job, "job");
         if (Thread.interrupted()) {
             throw new InterruptedException("dial of " + job.key() + " cancelled before it started");
@@ -120,7 +115,7 @@ public final class GrpcTier2Client implements Tier2Client, AutoCloseable {
                 .setSegment(job.key().segment())
                 .setStage(job.key().stage())
                 .setAttempt(job.attempt())
-                .setStages(Math.max(0, stages))
+                .setStages(job.stages())
                 .setWork(bytes == null ? ByteString.EMPTY : ByteString.copyFrom(bytes));
         if (admissionWait.isPositive()) {
             // without it the request is the same bytes an older client sends: refused at once when full

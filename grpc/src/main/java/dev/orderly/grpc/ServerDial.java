@@ -40,7 +40,6 @@ final class ServerDial implements AdmissionLimit.Waiter {
     }
 
     private final Job job;
-    private final int stages;
     private final byte[] work;
     private final ServerCallStreamObserver<ProcessRangeResponse> responses;
     private final AdmissionLimit slots;
@@ -54,10 +53,8 @@ final class ServerDial implements AdmissionLimit.Waiter {
     // guarded by lock
     private ServerJob started;
 
-    /** @param stages the request's stage count, as its client said; 0 when not said */
-    ServerDial(Job job, int stages, byte[] work, ServerCallStreamObserver<ProcessRangeResponse> responses,
-               AdmissionLimit slots, Runner runner) {
-        this.stages = stages;
+    ServerDial(Job job, byte[] work, ServerCallStreamObserver<ProcessRangeResponse> responses, AdmissionLimit slots,
+               Runner runner) {
         this.job = job;
         this.work = work;
         this.responses = responses;
@@ -98,7 +95,8 @@ final class ServerDial implements AdmissionLimit.Waiter {
      */
     private JobOutputs outputs() {
         JobOutputs outputs = runner.outputs();
-        if (outputs == null || stages <= 0 || job.key().stage() >= stages - 1) {
+        int stages = job.stages();
+        if (outputs == null || stages == 0 || job.key().stage() == stages - 1) {
             return outputs;
         }
         return (requestId, segment, output) -> LOG.debug("job {} of request {}: the output of stage {} below the"

@@ -84,7 +84,7 @@ final class Tier2Service {
             JobKey key = new JobKey(request.getSegment(), request.getStage());
             // a rank past the segment says more than the job can mean; the room still weighs it as sent
             long reading = Math.max(0, key.segment() - priority.getRank());
-            job = new Job(request.getRequestId(), key, request.getAttempt(), reading);
+            job = new Job(request.getRequestId(), key, request.getAttempt(), reading, request.getStages());
         } catch (InvalidProtocolBufferException | IllegalArgumentException | NullPointerException e) {
             LOG.warn("malformed ProcessRange request ({} bytes) turned away: {}", bytes.length, e.getMessage());
             responses.onError(Status.INVALID_ARGUMENT.withDescription("malformed ProcessRangeRequest: "
@@ -92,7 +92,7 @@ final class Tier2Service {
             return;
         }
         String tenant = priority.getTenant().isEmpty() ? request.getRequestId() : priority.getTenant();
-        new ServerDial(job, request.getStages(), request.getWork().toByteArray(), responses, slots, runner)
+        new ServerDial(job, request.getWork().toByteArray(), responses, slots, runner)
                 .arrive(tenant, priority.getRank(), priority.getMaxWaitMs());
     }
 

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.orderly.api.JobKey;
 import dev.orderly.api.Request;
 import dev.orderly.api.RequestPlan;
+import dev.orderly.api.Tier2Client;
 import dev.orderly.api.EngineConfig;
 import dev.orderly.engine.InMemoryOutputStore;
 import dev.orderly.engine.Orderly;
@@ -14,6 +15,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -27,6 +29,15 @@ class ALowerStagesWriteNeverReplacesTheLastStagesOutputTest {
 
     @Test
     void theClientGetsTheLastStagesOutputThoughALowerStageWroteAfterIt() throws Exception {
+        assertEquals(List.of("segment 0 stage 1", "segment 1 stage 1"), delivered(client -> client));
+    }
+
+    /**
+     * Runs a request of 2 segments and 2 stages on a real tier2 whose worker writes at every stage, with stage 0 of
+     * segment 1 writing after stage 1 of that segment, through the client {@code wrap} makes of a gRPC client, and
+     * returns the outputs its client was handed.
+     */
+    static List<String> delivered(UnaryOperator<Tier2Client> wrap) throws Exception {
         InMemoryOutputStore store = new InMemoryOutputStore();
         CountDownLatch segment1Stage0Started = new CountDownLatch(1);
         CountDownLatch segment1Stage1Wrote = new CountDownLatch(1);
@@ -61,9 +72,10 @@ class ALowerStagesWriteNeverReplacesTheLastStagesOutputTest {
                 .outputs((requestId, segment, output) -> store.write(segment, output))
                 .drainGrace(Duration.ZERO).build().start();
              GrpcTier2Client client = GrpcTier2Client.builder().target("127.0.0.1:" + server.port()).build()) {
-            Orderly.engine(EngineConfig.builder().build()).run(Request.of(new RequestPlan(0, 2, 2, 3), client, store,
+            Orderly.engine(EngineConfig.builder().build()).run(Request.of(new RequestPlan(0, 2, 2, 3),
+                    wrap.apply(client), store,
                     (segment, output) -> delivered.add(new String(output, StandardCharsets.UTF_8))));
         }
-        assertEquals(List.of("segment 0 stage 1", "segment 1 stage 1"), delivered);
+        return delivered;
     }
 }

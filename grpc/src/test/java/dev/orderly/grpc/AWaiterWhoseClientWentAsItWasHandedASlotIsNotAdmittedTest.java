@@ -103,14 +103,14 @@ class AWaiterWhoseClientWentAsItWasHandedASlotIsNotAdmittedTest {
             AdmissionLimit limit = new AdmissionLimit(1, 4, Duration.ofSeconds(30), new HealthStatusManager(),
                     Duration.ZERO, timer);
             Call holder = new Call();
-            new ServerDial(new Job("h", new JobKey(0, 0), 1, 0), 0, new byte[0], holder, limit, runner)
+            new ServerDial(new Job("h", new JobKey(0, 0), 1, 0), new byte[0], holder, limit, runner)
                     .arrive("h", 0, 30_000);
             await().atMost(10, SECONDS).until(() -> ran.equals(List.of("h")));
             Call gone = new Call();
-            new ServerDial(new Job("a", new JobKey(1, 0), 1, 1), 0, new byte[0], gone, limit, runner)
+            new ServerDial(new Job("a", new JobKey(1, 0), 1, 1), new byte[0], gone, limit, runner)
                     .arrive("a", 0, 30_000);
             Call next = new Call();
-            new ServerDial(new Job("b", new JobKey(5, 0), 1, 0), 0, new byte[0], next, limit, runner)
+            new ServerDial(new Job("b", new JobKey(5, 0), 1, 0), new byte[0], next, limit, runner)
                     .arrive("b", 5, 30_000);
             assertEquals(2, limit.waiting());
 

@@ -60,6 +60,7 @@ final class JobRunner {
     private static final Logger LOG = LoggerFactory.getLogger(JobRunner.class);
 
     private final String requestId;
+    private final int stages;
     private final Tier2Client tier2;
     private final DialGate gate;
     private final EngineConfig config;
@@ -70,15 +71,19 @@ final class JobRunner {
     private final LongSupplier reading;
 
     /**
+     * @param stages the request's stage count, which every dial carries ({@link Job#stages()}): a tier2 that writes
+     *     the outputs drops a lower stage's
      * @param needed tells whether a unit is still needed (false too once the request stopped); a job whose unit is
      *     not stops instead of dialing, retrying or failing
      * @param stall hears every error and admission, to warn of a request that only ever hears "no"
      * @param reading the segment the client waits for now, which every dial carries ({@link Job#readingSegment()})
      */
-    JobRunner(String requestId, Tier2Client tier2, DialGate gate, EngineConfig config, RequestCounters counters,
-            RequestListener listener, Predicate<JobKey> needed, StallWatch stall, LongSupplier reading) {
+    JobRunner(String requestId, int stages, Tier2Client tier2, DialGate gate, EngineConfig config,
+            RequestCounters counters, RequestListener listener, Predicate<JobKey> needed, StallWatch stall,
+            LongSupplier reading) {
         this.stall = stall;
         this.requestId = requestId;
+        this.stages = stages;
         this.tier2 = tier2;
         this.gate = gate;
         this.config = config;
@@ -217,7 +222,7 @@ final class JobRunner {
         if (attempts.dials < Integer.MAX_VALUE) {
             attempts.dials++;
         }
-        Job job = new Job(requestId, key, attempts.dials, Math.min(reading.getAsLong(), key.segment()));
+        Job job = new Job(requestId, key, attempts.dials, Math.min(reading.getAsLong(), key.segment()), stages);
         Tier2Call call = null;
         Tier2Exception error = null;
         Error dialError = null;

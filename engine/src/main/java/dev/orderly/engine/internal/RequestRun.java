@@ -77,9 +77,7 @@ final class RequestRun {
         StallWatch stall = new StallWatch(id, config.stallWarning());
         // A job asks before every dial: past the deadline the request is as good as stopped, even while the walker
         // still waits for a busy client to return and notice.
-        // The stage count rides along with each dial: a tier2 that writes outputs then drops a lower stage's.
-        Tier2Client tier2 = job -> request.tier2().dial(job, plan.stages());
-        this.runner = new JobRunner(id, tier2, gate, config, counters, listener,
+        this.runner = new JobRunner(id, plan.stages(), request.tier2(), gate, config, counters, listener,
                 key -> deadline.remainingNanos() > 0 && scheduler.isNeededByItsJob(key), stall, scheduler::reading);
         this.walker = new OutputWalker(id, plan, request.outputs(), request.client(), scheduler, counters, listener,
                 deadline, request.resume(), running::withdrawHighestWaiting, stall::last);

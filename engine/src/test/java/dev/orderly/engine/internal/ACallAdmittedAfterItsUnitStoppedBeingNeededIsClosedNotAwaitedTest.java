@@ -88,7 +88,7 @@ class ACallAdmittedAfterItsUnitStoppedBeingNeededIsClosedNotAwaitedTest {
         };
         LaunchQueue queue = new LaunchQueue(10, CONFIG);
         RequestCounters counters = new RequestCounters();
-        JobRunner runner = new JobRunner("r-late", tier2, queue, CONFIG, counters, listener, key -> !stopped.get(),
+        JobRunner runner = new JobRunner("r-late", 0, tier2, queue, CONFIG, counters, listener, key -> !stopped.get(),
                 new StallWatch("r-late", Duration.ofSeconds(30)), () -> 3);
         RunningJobs running = new RunningJobs(16, 4);
         UnitCounts.Tally tally = new UnitCounts.Tally(UnitCounts.NONE);

@@ -47,7 +47,7 @@ class AFreedSlotsTurnIsPassedOnWhenTheHurriedJobTakesItsTurnAndStopsTest {
     private final RunningJobs running = new RunningJobs(16, 4);
 
     private Thread start(JobKey key, Predicate<JobKey> needed, CompletableFuture<JobRunner.Outcome> outcome) {
-        JobRunner runner = new JobRunner("r-turn", refusesAll, queue, CONFIG, new RequestCounters(),
+        JobRunner runner = new JobRunner("r-turn", 0, refusesAll, queue, CONFIG, new RequestCounters(),
                 RequestListener.NONE, needed, new StallWatch("r-turn", Duration.ofSeconds(30)), () -> 1);
         return Thread.ofPlatform().name("job-" + key.segment()).start(() -> {
             JobHandle handle = running.start(key);

@@ -62,7 +62,7 @@ class AJobWithdrawnWhileItsDialFailsGivesItsWorkerUpAtOnceTest {
             }
             return () -> { };
         };
-        JobRunner runner = new JobRunner("r", tier2, gate, CONFIG, new RequestCounters(), RequestListener.NONE,
+        JobRunner runner = new JobRunner("r", 0, tier2, gate, CONFIG, new RequestCounters(), RequestListener.NONE,
                 key -> true, new StallWatch("r", Duration.ofSeconds(30)), () -> 3);
 
         UnitCounts.Tally first = new UnitCounts.Tally(UnitCounts.NONE);

@@ -39,7 +39,7 @@ class AUnitDialedMoreThanAnIntCountsKeepsDialingTest {
             }
             return () -> { };
         };
-        JobRunner runner = new JobRunner("r-many", refusesTwice, new LaunchQueue(4, CONFIG), CONFIG,
+        JobRunner runner = new JobRunner("r-many", 0, refusesTwice, new LaunchQueue(4, CONFIG), CONFIG,
                 new RequestCounters(), RequestListener.NONE, key -> true,
                 new StallWatch("r-many", Duration.ofSeconds(30)), () -> 3);
         RunningJobs running = new RunningJobs(16, 4);

@@ -123,7 +123,7 @@ class AWithdrawalBeforeTheRequestsFirstDialStartsNoStallCountTest {
             return () -> { };
         };
         StallWatch stall = new StallWatch("r-stall", STALL_WARNING, clock::get);
-        JobRunner runner = new JobRunner("r-stall", tier2, gate, CONFIG, new RequestCounters(), RequestListener.NONE,
+        JobRunner runner = new JobRunner("r-stall", 0, tier2, gate, CONFIG, new RequestCounters(), RequestListener.NONE,
                 needed, stall, () -> 3);
         LogCapture.start();
 

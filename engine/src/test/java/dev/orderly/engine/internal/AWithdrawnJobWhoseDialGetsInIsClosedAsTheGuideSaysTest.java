@@ -73,7 +73,7 @@ class AWithdrawnJobWhoseDialGetsInIsClosedAsTheGuideSaysTest {
                 heard.add("done");
             }
         };
-        JobRunner runner = new JobRunner("r", tier2, new LaunchQueue(10, config), config, new RequestCounters(),
+        JobRunner runner = new JobRunner("r", 0, tier2, new LaunchQueue(10, config), config, new RequestCounters(),
                 listener, key -> true, new StallWatch("r", Duration.ofSeconds(30)), () -> 3);
         JobHandle handle = running.start(UNIT);
         JobRunner.Outcome outcome;

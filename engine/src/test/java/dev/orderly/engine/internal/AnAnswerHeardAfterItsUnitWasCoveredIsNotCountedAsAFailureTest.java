@@ -76,7 +76,7 @@ class AnAnswerHeardAfterItsUnitWasCoveredIsNotCountedAsAFailureTest {
     }
 
     private UnitCounts.Tally run(Tier2Client tier2) throws Exception {
-        JobRunner runner = new JobRunner("r-echo", tier2, new DelayGate(CONFIG), CONFIG, counters, listener,
+        JobRunner runner = new JobRunner("r-echo", 0, tier2, new DelayGate(CONFIG), CONFIG, counters, listener,
                 key -> !covered.get(), new StallWatch("r-echo", Duration.ofSeconds(30)), () -> 3);
         UnitCounts.Tally tally = new UnitCounts.Tally(UnitCounts.NONE);
         JobHandle handle = running.start(UNIT);

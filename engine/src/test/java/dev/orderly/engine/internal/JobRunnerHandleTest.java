@@ -50,7 +50,7 @@ class JobRunnerHandleTest {
     }
 
     private JobRunner runner(DialGate gate, Tier2Client tier2, Predicate<JobKey> needed) {
-        return new JobRunner("r-handle", tier2, gate, CONFIG, new RequestCounters(), RequestListener.NONE, needed,
+        return new JobRunner("r-handle", 0, tier2, gate, CONFIG, new RequestCounters(), RequestListener.NONE, needed,
                 new StallWatch("r-handle", Duration.ofSeconds(30)), () -> 3);
     }
 

@@ -34,7 +34,7 @@ class JobRunnerLeavesTheGateTest {
     private final LaunchQueue queue = new LaunchQueue(10, CONFIG);
 
     private JobRunner.Outcome run(Tier2Client tier2, Predicate<JobKey> needed) throws Exception {
-        JobRunner runner = new JobRunner("r-gate", tier2, queue, CONFIG, new RequestCounters(), RequestListener.NONE,
+        JobRunner runner = new JobRunner("r-gate", 0, tier2, queue, CONFIG, new RequestCounters(), RequestListener.NONE,
                 needed, new StallWatch("r-gate", Duration.ofSeconds(30)), () -> 3);
         RunningJobs running = new RunningJobs(16, 4);
         JobHandle handle = running.start(UNIT);

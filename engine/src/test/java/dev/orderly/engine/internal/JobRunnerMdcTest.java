@@ -29,7 +29,7 @@ class JobRunnerMdcTest {
         assertTrue(LogContext.KEPT, "the tests' SLF4J binding keeps no MDC");
         JobKey unit = new JobKey(7, 1);
         AtomicReference<Map<String, String>> duringTheDial = new AtomicReference<>();
-        JobRunner runner = new JobRunner("r-mdc", job -> {
+        JobRunner runner = new JobRunner("r-mdc", 0, job -> {
             duringTheDial.set(MDC.getCopyOfContextMap());
             return () -> { }; // a Tier2Call that has finished by the time it is awaited
         }, new DelayGate(CONFIG), CONFIG, new RequestCounters(), RequestListener.NONE, key -> true,

@@ -97,18 +97,7 @@ public final class GrpcFleet implements TenantFleet {
 
     private TenantDoor door(String name, Tier2Client through) {
         OutputStore store = outputs.apply(name);
-        // forwards the stage count too, as a wrapping client should: the processes then drop a lower stage's writes
-        Tier2Client counting = new Tier2Client() {
-            @Override
-            public Tier2Call dial(Job job) throws Tier2Exception, InterruptedException {
-                return GrpcFleet.this.dial(through, job, 0);
-            }
-
-            @Override
-            public Tier2Call dial(Job job, int stages) throws Tier2Exception, InterruptedException {
-                return GrpcFleet.this.dial(through, job, stages);
-            }
-        };
+        Tier2Client counting = job -> dial(through, job);
         return new TenantDoor() {
             @Override
             public String name() {
@@ -138,11 +127,11 @@ public final class GrpcFleet implements TenantFleet {
         }
     }
 
-    /** Dials {@code job} through {@code through}, with the request's stage count when known (above 0). */
-    private Tier2Call dial(Tier2Client through, Job job, int stages) throws Tier2Exception, InterruptedException {
+    /** Dials {@code job} through {@code through}, counting how the dial ended. */
+    private Tier2Call dial(Tier2Client through, Job job) throws Tier2Exception, InterruptedException {
         Tier2Call call;
         try {
-            call = stages > 0 ? through.dial(job, stages) : through.dial(job);
+            call = through.dial(job);
         } catch (Tier2Exception e) {
             count(e.kind());
             throw e;
