@@ -46,6 +46,8 @@ final class OutputWalker {
     private final Supplier<? extends Throwable> lastTier2Error;
     // written and read by the walker's thread only, set by run
     private StoreReadAlarm alarm;
+    // The segment whose onSegmentDelivered the deadline passed in (the client had returned before it), else -1.
+    private long heldByListener = -1;
 
     /**
      * @param freeAWorker has the highest job that is not on a tier2, other than the given re-run unit's own, give its
@@ -123,6 +125,7 @@ final class OutputWalker {
             Optional<byte[]> output = read(unit);
             if (output.isPresent()) {
                 accept(segment, output.get());
+                boolean aheadAtAccept = deadline.remainingNanos() > 0;
                 if (resume && scheduler.successfulJobsOf(segment) == 0) {
                     // No job of its last stage ran: it came from the store (one found there and then re-run did not).
                     counters.fromStore();
@@ -130,6 +133,8 @@ final class OutputWalker {
                 counters.delivered(segment == plan.endSegment() - 1);
                 scheduler.delivered(segment);
                 listener.onSegmentDelivered(segment);
+                // Passed in the listener, the client idle since it returned: the failure must not say it is busy.
+                heldByListener = aheadAtAccept && deadline.remainingNanos() <= 0 ? segment : -1;
                 return true;
             }
             if (reruns == MAX_RERUNS) {
@@ -204,6 +209,11 @@ final class OutputWalker {
      * the segment entering the look-ahead window), as the partial result does.
      */
     private RequestFailedException deadlinePassed(String during, boolean clientBusy) {
+        if (clientBusy && heldByListener >= 0) {
+            // "the client still on segment S" would send the reader to the wrong code, as for a store call
+            clientBusy = false;
+            during += "; it passed while the RequestListener's onSegmentDelivered(" + heldByListener + ") ran";
+        }
         long delivered = scheduler.reading() - plan.startSegment();
         return new RequestFailedException("request " + requestId + " passed its deadline of " + deadline + ": "
                 + delivered + " of " + plan.segmentCount() + " segments delivered, "
