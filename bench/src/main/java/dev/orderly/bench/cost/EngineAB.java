@@ -327,8 +327,9 @@ public final class EngineAB {
                     case "rounds" -> rounds = (int) whole(name, value, 1, Integer.MAX_VALUE);
                     case "warmup" -> warmup = (int) whole(name, value, 0, Integer.MAX_VALUE);
                     case "segments" -> segments = whole(name, value, 1, Long.MAX_VALUE - 1);
-                    case "stages" -> stages = (int) whole(name, value, 1, Integer.MAX_VALUE);
-                    case "workers" -> workers = (int) whole(name, value, 1, Integer.MAX_VALUE);
+                    // Engine.run refuses more than 65,536 stages, and a look-ahead (2 x workers) over 2^20 segments.
+                    case "stages" -> stages = (int) whole(name, value, 1, 1 << 16);
+                    case "workers" -> workers = (int) whole(name, value, 1, EngineCost.MAX_WORKERS);
                     case "requests" -> requests = (int) whole(name, value, 1, Integer.MAX_VALUE);
                     case "refusals" -> {
                         try {
@@ -347,6 +348,11 @@ public final class EngineAB {
             }
             if (recording && requests > 1) {
                 throw new IllegalArgumentException("--recording=true times one request; it does not go with"
+                        + " --requests=" + requests);
+            }
+            if (refusals > 0 && requests > 1) {
+                // Runs.manyRequests's tier2 refuses nothing: the rate would be dropped without a word.
+                throw new IllegalArgumentException("--refusals=" + refusals + " times one request; it does not go with"
                         + " --requests=" + requests);
             }
             if (engines.size() < 2) {

@@ -57,6 +57,8 @@ public final class EngineCost {
     private static final Figure ALLOCATED = new Figure("allocated", "B/segment", 0);
     private static final Figure KERNEL = new Figure("kernel", "% of CPU", 0);
     private static final Figure SWITCHES = new Figure("OS thread switches", "per 1,000 segments", 1);
+    /** The most workers whose look-ahead of 2 x workers (the default config's) Engine.run accepts: 2^20 / 2. */
+    static final int MAX_WORKERS = 1 << 19;
     private static final String OTHER_SCOPE_SCENARIOS =
             "one-stage,two-stages,virtual-caller,small-requests,windowed-requests";
 
@@ -146,10 +148,13 @@ public final class EngineCost {
                     throw new IllegalArgumentException("--" + name + " must be a whole number, was '" + value + "'");
                 }
                 long min = name.equals("warmup") ? 0 : 1;
-                if (parsed < min || (!name.endsWith("segments") && !name.equals("checkpoint")
-                        && parsed > Integer.MAX_VALUE)) {
-                    throw new IllegalArgumentException("--" + name + " must be between " + min + " and "
-                            + Integer.MAX_VALUE + ", was " + parsed);
+                // Engine.run refuses a look-ahead (2 x workers with the default config) over 2^20 segments: more
+                // workers would end the run in a stack trace instead of here.
+                long max = name.endsWith("workers") ? MAX_WORKERS
+                        : name.endsWith("segments") || name.equals("checkpoint") ? Long.MAX_VALUE : Integer.MAX_VALUE;
+                if (parsed < min || parsed > max) {
+                    throw new IllegalArgumentException("--" + name + " must be between " + min + " and " + max
+                            + ", was " + parsed);
                 }
             }
         }

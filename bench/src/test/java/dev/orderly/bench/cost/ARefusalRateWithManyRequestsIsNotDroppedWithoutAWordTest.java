@@ -1,0 +1,63 @@
+package dev.orderly.bench.cost;
+
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code EngineAB --requests=N} (N above 1) times {@link Runs#manyRequests}, whose tier2 refuses nothing; so {@code
+ * --refusals=0.5} with it was accepted and then dropped without a word: the run printed "N requests at once" figures
+ * of requests in which no dial was refused, and nothing said the rate asked for was not used. {@code --recording=true}
+ * with {@code --requests} is refused as a bad argument (exit 2, named); a refusal rate must be too.
+ */
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class ARefusalRateWithManyRequestsIsNotDroppedWithoutAWordTest {
+
+    @Test
+    void aRefusalRateWithManyRequestsIsABadArgumentNamingBoth(@TempDir Path dir) throws Exception {
+        String a = engineDir(dir, "a");
+        String b = engineDir(dir, "b");
+
+        InvocationTargetException thrown = assertThrows(InvocationTargetException.class,
+                () -> parse("--requests=1000", "--refusals=0.5", a, b),
+                "--refusals=0.5 --requests=1000 was accepted, and manyRequests refuses no dial");
+
+        IllegalArgumentException bad = assertInstanceOf(IllegalArgumentException.class, thrown.getCause());
+        assertTrue(bad.getMessage().contains("--refusals") && bad.getMessage().contains("--requests"),
+                bad.getMessage());
+    }
+
+    @Test
+    void eitherAloneIsStillFine(@TempDir Path dir) throws Exception {
+        String a = engineDir(dir, "a");
+        String b = engineDir(dir, "b");
+
+        assertDoesNotThrow(() -> parse("--requests=1000", a, b));
+        assertDoesNotThrow(() -> parse("--requests=1000", "--refusals=0", a, b));
+        assertDoesNotThrow(() -> parse("--refusals=0.5", a, b));
+    }
+
+    /** EngineAB's private Options.parse, as main calls it. */
+    private static Object parse(String... args) throws Exception {
+        Method parse = Class.forName(EngineAB.class.getName() + "$Options").getDeclaredMethod("parse", String[].class);
+        parse.setAccessible(true);
+        return parse.invoke(null, (Object) args);
+    }
+
+    /** A directory EngineAB takes for an engine's classes (it looks for dev/orderly/engine in it). */
+    private static String engineDir(Path dir, String name) throws Exception {
+        Path classes = dir.resolve(name);
+        Files.createDirectories(classes.resolve("dev/orderly/engine"));
+        return classes.toString();
+    }
+}
