@@ -135,7 +135,8 @@ public final class Script {
 
     /**
      * Admitted, succeeds, and the output is not in the store: one an earlier attempt wrote is removed, from a test's
-     * own {@link OutputSink} with its {@link OutputSink#delete(long) delete}.
+     * own {@link OutputSink} with its {@link OutputSink#delete(long) delete}. Only a last-stage job has an output; for
+     * a stage below it, the segment's output (its last stage's) is left as it is.
      */
     public static Script loseOutput() {
         return new Script(List.of()).then(Step.LOSE_OUTPUT, 1, null);

@@ -355,10 +355,14 @@ public final class ScriptedTier2 implements Tier2Client {
                     // an earlier attempt wrote through it: a write-only sink (store::write) that never saw the
                     // segment needs no delete, and one that did must not keep the output the engine would read as
                     // the lost job's.
-                    if (sink == outputs) {
-                        outputs.delete(segment);
-                    } else if (written.remove(segment)) {
-                        sink.delete(segment);
+                    // Only a last-stage job has an output in the store: a lower stage has none to lose, and the
+                    // segment's output there is its last stage's, another unit's, which may have succeeded already.
+                    if (job.key().stage() == lastStage) {
+                        if (sink == outputs) {
+                            outputs.delete(segment);
+                        } else if (written.remove(segment)) {
+                            sink.delete(segment);
+                        }
                     }
                     done();
                     log.record(Tier2Event.Type.OUTPUT_LOST, job, -1);
