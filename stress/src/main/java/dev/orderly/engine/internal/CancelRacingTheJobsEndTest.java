@@ -12,7 +12,7 @@ import org.openjdk.jcstress.annotations.Description;
 import org.openjdk.jcstress.annotations.JCStressTest;
 import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.annotations.State;
-import org.openjdk.jcstress.infra.results.JJJ_Result;
+import org.openjdk.jcstress.infra.results.JJJJ_Result;
 
 /**
  * A job's handle takes no lock for the job's own steps: the cancel of a covered unit races the job's admitted life
@@ -21,14 +21,20 @@ import org.openjdk.jcstress.infra.results.JJJ_Result;
  * <p>Segment 0's stage-0 job is registered before the race ({@link RegisteredJob}). Actor {@code job} takes its steps
  * as {@code JobRunner} does: it attaches its call, detaches it, closes what it got back, and ends. Actor {@code
  * covered} reports stage 1 of segment 0 done, which cancels the stage-0 job. Whichever comes first, the call is
- * closed exactly once (by the job, or by the canceller that took it), and no interrupt reaches the job's thread after
- * its end returned.
+ * closed exactly once (by the job, or by the canceller that took it), already when the job's end returns (a job counts
+ * as alive until its call is closed, so the end of a job whose call a canceller took waits for that close), and no
+ * interrupt reaches the job's thread after its end returned. The job reads the close count right after its end; the
+ * arbiter reads it again once both actors are done, so a close after the end, or a second one, shows either way.
  */
 @JCStressTest
-@Description("A cancel racing a job's lock-free steps: its call closed exactly once, no interrupt after its end.")
-@Outcome(id = "1, 1, 0", expect = ACCEPTABLE, desc = "The job attached its call; one close; nothing after the end.")
-@Outcome(id = "0, 1, 0", expect = ACCEPTABLE, desc = "Cancelled before it attached: it closed the call itself.")
-@Outcome(id = ".*, .*, 1", expect = FORBIDDEN, desc = "An interrupt reached the job after its end had returned.")
+@Description("A cancel racing a job's lock-free steps: its call closed exactly once, before its end returned; no "
+        + "interrupt after its end.")
+@Outcome(id = "1, 1, 1, 0", expect = ACCEPTABLE, desc = "The job attached its call; one close, before the end "
+        + "returned; nothing after the end.")
+@Outcome(id = "0, 1, 1, 0", expect = ACCEPTABLE, desc = "Cancelled before it attached: it closed the call itself.")
+@Outcome(id = ".*, 0, .*, 0", expect = FORBIDDEN, desc = "The job's end returned while the canceller still closed its "
+        + "call: the job counted as ended with its call open.")
+@Outcome(id = ".*, .*, .*, 1", expect = FORBIDDEN, desc = "An interrupt reached the job after its end had returned.")
 @Outcome(expect = FORBIDDEN, desc = "Anything else: the call closed twice or never.")
 @State
 public class CancelRacingTheJobsEndTest {
@@ -50,7 +56,7 @@ public class CancelRacingTheJobsEndTest {
     };
 
     @Actor
-    public void job(JJJ_Result r) {
+    public void job(JJJJ_Result r) {
         JobHandle handle = job.handle();
         boolean attached = handle.attach(call);
         Tier2Call mine = attached ? handle.detach() : call;
@@ -59,6 +65,8 @@ public class CancelRacingTheJobsEndTest {
         }
         job.running().end(handle);
         job.ended();
+        // The closes the job's end saw: a canceller that took the call has closed it before the end returns.
+        r.r2 = closes.get();
         r.r1 = attached ? 1 : 0;
     }
 
@@ -68,8 +76,8 @@ public class CancelRacingTheJobsEndTest {
     }
 
     @Arbiter
-    public void arbiter(JJJ_Result r) {
-        r.r2 = closes.get();
-        r.r3 = job.interruptedAfterItsEnd() ? 1 : 0;
+    public void arbiter(JJJJ_Result r) {
+        r.r3 = closes.get();
+        r.r4 = job.interruptedAfterItsEnd() ? 1 : 0;
     }
 }
