@@ -258,12 +258,14 @@ final class LaunchBook {
         // A job that holds its turn and leaves has dialed (a tier2 took it): the early turn, if it had one, was used.
         boolean dialed = dialers.remove(entry.key);
         boolean unused = entry.hurried && !dialed;
-        wakeEligible(now);
         if (unused) {
             // A freed slot's turn that it never used (it was cancelled, or its job ended, before it dialed): the next
-            // refused job of the window takes it, as it would have had this one not been there.
-            slotFreed(now);
+            // refused job of the window takes it, as it would have had this one not been there. Before wakeEligible,
+            // which then counts that job's wake-up against the free slots: a ready job behind it that the removal
+            // brought into the window must not take the slot ahead of it.
+            hurryFirstRefused(now);
         }
+        wakeEligible(now);
     }
 
     /**
@@ -272,6 +274,13 @@ final class LaunchBook {
      */
     boolean slotFreed(long now) {
         assert held();
+        boolean hurried = hurryFirstRefused(now);
+        assert !hurried || invariantsHold(now);
+        return hurried;
+    }
+
+    /** {@link #slotFreed}'s change, with no check of the invariants (a caller may be half-way through a change). */
+    private boolean hurryFirstRefused(long now) {
         int position = 0;
         for (Entry e : queued.values()) {
             if (position++ >= window) {
@@ -285,7 +294,6 @@ final class LaunchBook {
                     // Its delay is over: it looks again, and dials if a slot is free, else parks for one.
                     wake(e);
                 }
-                assert invariantsHold(now);
                 return true;
             }
         }
@@ -386,6 +394,11 @@ final class LaunchBook {
         for (Entry e : queued.values()) {
             if (position++ >= window) {
                 return;
+            }
+            if (e.wait == Wait.SIGNALLED && e.notBeforeNanos - now <= 0) {
+                // Woken already, ready and in the window: it takes a free slot when it runs, so it counts against them.
+                freeSlots--;
+                continue;
             }
             if (e.wait != Wait.PARKED) {
                 continue;
