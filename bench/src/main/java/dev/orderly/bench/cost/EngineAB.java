@@ -293,7 +293,7 @@ public final class EngineAB {
     }
 
     /** The command line, validated: each bad value is named. */
-    private record Options(int rounds, int warmup, long segments, int stages, int workers, double refusals,
+    record Options(int rounds, int warmup, long segments, int stages, int workers, double refusals,
             boolean virtualCaller, int requests, boolean recording, List<Path> engines) {
 
         static Options parse(String[] args) {

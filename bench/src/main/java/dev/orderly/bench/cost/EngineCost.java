@@ -116,7 +116,7 @@ public final class EngineCost {
         System.exit(exit);
     }
 
-    private static void parseOption(String arg, Map<String, String> options) {
+    static void parseOption(String arg, Map<String, String> options) {
         int eq = arg.indexOf('=');
         if (!arg.startsWith("--") || eq < 0) {
             throw new IllegalArgumentException("expected --name=value, was '" + arg + "'");

@@ -1,13 +1,10 @@
 package dev.orderly.bench.cost;
 
+import static dev.orderly.bench.cost.EngineDirs.engineDir;
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
@@ -27,13 +24,17 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class AWorkerCountTheEngineRefusesIsABadArgumentNotAStackTraceTest {
 
+    /** EngineCost's option check, as main calls it. */
+    private static void engineCostOption(String arg) {
+        EngineCost.parseOption(arg, new HashMap<>(Map.of("workers", "100", "small-workers", "10")));
+    }
+
     @Test
     void engineCostRefusesWorkersWhoseLookAheadTheEngineRefuses() throws Exception {
         for (String name : new String[] {"workers", "small-workers"}) {
-            IllegalArgumentException bad = assertInstanceOf(IllegalArgumentException.class,
-                    assertThrows(InvocationTargetException.class, () -> engineCostOption("--" + name + "=600000"),
-                            "--" + name + "=600000 accepted; Engine.run refuses its look-ahead of 1,200,000")
-                            .getCause());
+            IllegalArgumentException bad = assertThrows(IllegalArgumentException.class,
+                    () -> engineCostOption("--" + name + "=600000"),
+                    "--" + name + "=600000 accepted; Engine.run refuses its look-ahead of 1,200,000");
             assertTrue(bad.getMessage().contains("--" + name), bad.getMessage());
             assertDoesNotThrow(() -> engineCostOption("--" + name + "=524288"), "2 x 524,288 = 2^20 is allowed");
         }
@@ -44,33 +45,10 @@ class AWorkerCountTheEngineRefusesIsABadArgumentNotAStackTraceTest {
         String a = engineDir(dir, "a");
         String b = engineDir(dir, "b");
         for (String arg : new String[] {"--workers=600000", "--stages=65537"}) {
-            IllegalArgumentException bad = assertInstanceOf(IllegalArgumentException.class,
-                    assertThrows(InvocationTargetException.class, () -> engineAbParse(arg, a, b),
-                            arg + " accepted; Engine.run refuses it").getCause());
+            IllegalArgumentException bad = assertThrows(IllegalArgumentException.class,
+                    () -> EngineAB.Options.parse(new String[] {arg, a, b}), arg + " accepted; Engine.run refuses it");
             assertTrue(bad.getMessage().contains(arg.substring(0, arg.indexOf('='))), bad.getMessage());
         }
-        assertDoesNotThrow(() -> engineAbParse("--workers=524288", "--stages=65536", a, b));
-    }
-
-    /** EngineCost's private parseOption, as main calls it. */
-    private static void engineCostOption(String arg) throws Exception {
-        Method parse = EngineCost.class.getDeclaredMethod("parseOption", String.class, Map.class);
-        parse.setAccessible(true);
-        Map<String, String> options = new HashMap<>(Map.of("workers", "100", "small-workers", "10"));
-        parse.invoke(null, arg, options);
-    }
-
-    /** EngineAB's private Options.parse, as main calls it. */
-    private static Object engineAbParse(String... args) throws Exception {
-        Method parse = Class.forName(EngineAB.class.getName() + "$Options").getDeclaredMethod("parse", String[].class);
-        parse.setAccessible(true);
-        return parse.invoke(null, (Object) args);
-    }
-
-    /** A directory EngineAB takes for an engine's classes (it looks for dev/orderly/engine in it). */
-    private static String engineDir(Path dir, String name) throws Exception {
-        Path classes = dir.resolve(name);
-        Files.createDirectories(classes.resolve("dev/orderly/engine"));
-        return classes.toString();
+        assertDoesNotThrow(() -> EngineAB.Options.parse(new String[] {"--workers=524288", "--stages=65536", a, b}));
     }
 }
