@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.concurrent.DelayQueue;
 import java.util.concurrent.Delayed;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -154,13 +155,48 @@ final class Link {
     private void pump(Socket from, Socket to, String direction) throws IOException {
         InputStream in = from.getInputStream();
         OutputStream out = to.getOutputStream();
-        DelayQueue<Chunk> line = new DelayQueue<>();
+        Line line = new Line();
         String name = "tcp-proxy-" + client.getPort() + "-" + direction;
         pumps.add(daemon(() -> read(in, line), name + "-read"));
         pumps.add(daemon(() -> write(line, out, to), name + "-write"));
     }
 
-    private void read(InputStream in, DelayQueue<Chunk> line) {
+    /**
+     * One direction's delay line. Its writer signals {@code taken} after each take; its reader waits, before it reads
+     * on, while a chunk already due is still in the line, that is while the writer lags (its receiver reads nothing):
+     * without that wait the reader took every byte the sender sent into the heap, and the sender never felt a slow
+     * receiver. Chunks not yet due do not hold it: a delay line holds what the delay needs.
+     */
+    private static final class Line {
+        final DelayQueue<Chunk> chunks = new DelayQueue<>();
+        final ReentrantLock lock = new ReentrantLock();
+        final Condition taken = lock.newCondition();
+
+        void awaitWriter() throws InterruptedException {
+            lock.lock();
+            try {
+                Chunk head;
+                while ((head = chunks.peek()) != null && head.getDelay(TimeUnit.NANOSECONDS) <= 0) {
+                    taken.await();
+                }
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        Chunk take() throws InterruptedException {
+            Chunk chunk = chunks.take();
+            lock.lock();
+            try {
+                taken.signalAll();
+            } finally {
+                lock.unlock();
+            }
+            return chunk;
+        }
+    }
+
+    private void read(InputStream in, Line line) {
         byte[] buffer = new byte[CHUNK];
         long seq = 0;
         long lastDue = Long.MIN_VALUE;
@@ -172,10 +208,11 @@ final class Link {
                 // Never before an earlier chunk: a shortened delay must not reorder the stream.
                 lastDue = lastDue == Long.MIN_VALUE ? due : Math.max(due, lastDue);
                 byte[] bytes = n < 0 ? null : Arrays.copyOf(buffer, n);
-                line.put(new Chunk(bytes, lastDue, seq++));
+                line.chunks.put(new Chunk(bytes, lastDue, seq++));
                 if (n < 0) {
                     return;
                 }
+                line.awaitWriter();
             }
         } catch (IOException e) {
             reset();
@@ -197,7 +234,7 @@ final class Link {
         }
     }
 
-    private void write(DelayQueue<Chunk> line, OutputStream out, Socket to) {
+    private void write(Line line, OutputStream out, Socket to) {
         try {
             while (true) {
                 Chunk chunk = line.take();
