@@ -37,9 +37,9 @@ import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 /**
  * Certificates made at test time (or when a local fleet starts), never committed: a CA, and leaf certificates it
  * signs, written as PEM files (the certificate, and the key as PKCS#8, as grpc-java's {@code TlsServerCredentials}
- * and {@code TlsChannelCredentials} read them) into a directory the caller owns. Leaves name {@code localhost} and
- * {@code 127.0.0.1} and are valid for a day, so they serve loopback servers; each serves as a server or a client
- * certificate (mTLS).
+ * and {@code TlsChannelCredentials} read them) into a directory the caller owns. Leaves name {@code localhost},
+ * {@code 127.0.0.1} and {@code ::1} and are valid for a day, so they serve loopback servers; each serves as a server
+ * or a client certificate (mTLS).
  *
  * <pre>{@code
  * TestCertificates ca = TestCertificates.authority(tempDir, "fleet");
@@ -134,10 +134,10 @@ public final class TestCertificates {
     }
 
     /**
-     * A leaf for {@code localhost} and {@code 127.0.0.1}, signed by this CA: {@code <name>-<leafName>.pem} and
-     * {@code .key} in the CA's directory; {@code leafName} is held to the rule of {@link #authority}'s name, and is
-     * not {@code ca} in any case ({@code <name>-ca.pem} is the CA's certificate). The same leaf again makes a new
-     * pair in the same files.
+     * A leaf for {@code localhost}, {@code 127.0.0.1} and {@code ::1}, signed by this CA:
+     * {@code <name>-<leafName>.pem} and {@code .key} in the CA's directory; {@code leafName} is held to the rule of
+     * {@link #authority}'s name, and is not {@code ca} in any case ({@code <name>-ca.pem} is the CA's certificate).
+     * The same leaf again makes a new pair in the same files.
      *
      * @throws IllegalArgumentException if {@code leafName} is blank, holds {@code /} or {@code \}, or is {@code ca};
      *         or if its files are another CA's of this JVM (CA {@code a}'s {@code leaf("b-c")} is CA {@code a-b}'s
@@ -163,7 +163,9 @@ public final class TestCertificates {
         b.addExtension(Extension.basicConstraints, true, new BasicConstraints(false));
         b.addExtension(Extension.subjectAlternativeName, false, new GeneralNames(new GeneralName[] {
                 new GeneralName(GeneralName.dNSName, "localhost"),
-                new GeneralName(GeneralName.iPAddress, "127.0.0.1")}));
+                new GeneralName(GeneralName.iPAddress, "127.0.0.1"),
+                // A server dialed at [::1] (a TcpProxy's hostPort() when the JVM prefers IPv6) is loopback too.
+                new GeneralName(GeneralName.iPAddress, "::1")}));
         X509Certificate cert = sign(b, caKeys);
         // Both files under their owner: a leaf written by two threads at once is one pair or the other, not a mix.
         owner.lock().lock();

@@ -28,7 +28,7 @@ class TestCertificatesTest {
         assertTrue(caCert.getBasicConstraints() >= 0, "the CA certificate is not a CA");
         assertEquals(-1, leafCert.getBasicConstraints());
         List<String> names = leafCert.getSubjectAlternativeNames().stream().map(n -> n.get(1).toString()).toList();
-        assertEquals(List.of("localhost", "127.0.0.1"), names);
+        assertEquals(List.of("localhost", "127.0.0.1", "0:0:0:0:0:0:0:1"), names);
         assertTrue(Files.readString(leaf.key()).startsWith("-----BEGIN PRIVATE KEY-----"), "not PKCS#8 PEM");
     }
 
