@@ -51,7 +51,7 @@ public final class TcpProxy implements AutoCloseable {
      *
      * Invariants, all guarded by lock: delay >= 0; once closed is true it stays true and links is empty and stays
      * empty (a link accepted while closing is reset by register); every live Link is in links. thawed is signalled on
-     * thaw and close, the only events that end a wait in awaitForwarding.
+     * thaw, the only event that ends a wait in awaitForwarding; close ends one by the interrupt of its link's reset.
      */
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition thawed = lock.newCondition();
@@ -293,7 +293,6 @@ public final class TcpProxy implements AutoCloseable {
         try {
             if (closing) {
                 closed = true;
-                thawed.signalAll();
                 closedCondition.signalAll();
             }
             List<Link> open = new ArrayList<>(links);
@@ -354,11 +353,14 @@ public final class TcpProxy implements AutoCloseable {
         }
     }
 
-    /** Blocks while the proxy is frozen; returns at once when it is not (or is closed). */
+    /**
+     * Blocks while the proxy is frozen; returns at once when it is not. Not woken by close: a pump woken then went on
+     * with what the freeze held, and delivered it before close reached its link's reset; the reset's interrupt ends it.
+     */
     void awaitForwarding() throws InterruptedException {
         lock.lock();
         try {
-            while (frozen && !closed) {
+            while (frozen) {
                 thawed.await();
             }
         } finally {
