@@ -303,6 +303,14 @@ public final class LaunchQueue implements DialGate {
             book.waitFor(entry);
             try {
                 waitForTurn(entry);
+                if (book.isDialing(key) && Thread.interrupted()) {
+                    // Interrupted after the signal that let it dial, before it had the lock back: await favours the
+                    // signal and only sets the interrupt status. It waited when interrupted, so it throws as
+                    // documented; its turn, unused, goes on (an early turn to the next refused job, the slot to the
+                    // window's next ready one).
+                    book.leaveWithoutDialing(key, nanoTime.getAsLong());
+                    throw new InterruptedException();
+                }
             } catch (InterruptedException e) {
                 if (book.entry(key) == entry) {
                     book.remove(entry, nanoTime.getAsLong());
