@@ -144,18 +144,34 @@ final class Comparison {
             Ratio ratio = ratios.get(r);
             double[] perRound = new double[rounds];
             for (int round = 0; round < rounds; round++) {
-                perRound[round] = values[ratio.numerator()][ratio.figure()][round]
-                        / values[ratio.denominator()][ratio.figure()][round];
+                perRound[round] = ratio(values[ratio.numerator()][ratio.figure()][round],
+                        values[ratio.denominator()][ratio.figure()][round]);
             }
-            ratioMedians[r] = median(perRound);
-            ratioMins[r] = min(perRound);
-            ratioMaxes[r] = max(perRound);
-            System.out.printf(Locale.ROOT, "  ratio %-44s %.3f (%.3f-%.3f over %d rounds)%n", ratio.label(),
-                    ratioMedians[r], ratioMins[r], ratioMaxes[r], rounds);
+            double[] known = known(perRound);
+            ratioMedians[r] = known.length == 0 ? Double.NaN : median(known);
+            ratioMins[r] = known.length == 0 ? Double.NaN : min(known);
+            ratioMaxes[r] = known.length == 0 ? Double.NaN : max(known);
+            System.out.printf(Locale.ROOT, "  ratio %-44s %s (%s-%s over %d of %d rounds)%n", ratio.label(),
+                    format(ratioMedians[r], 3), format(ratioMins[r], 3), format(ratioMaxes[r], 3), known.length,
+                    rounds);
         }
         String loadAfter = LoadAverage.now();
         return new Result(name, List.copyOf(sideNames), figures, medians, List.copyOf(ratios), ratioMedians, ratioMins,
                 ratioMaxes, loadBefore, loadAfter);
+    }
+
+    /**
+     * {@code numerator / denominator}, or NaN (printed "n/a") unless both are above 0: a figure of 0 is one too small
+     * to measure, not a measurement (the process's CPU clock counts in ticks, 10 ms on Linux, so a run shorter than a
+     * tick reads 0), and a ratio of it would print as NaN, Infinity or 0.
+     */
+    static double ratio(double numerator, double denominator) {
+        return numerator > 0 && denominator > 0 ? numerator / denominator : Double.NaN;
+    }
+
+    /** The values of {@code ratios} that are known (not NaN). */
+    static double[] known(double[] ratios) {
+        return Arrays.stream(ratios).filter(v -> !Double.isNaN(v)).toArray();
     }
 
     /** {@code value} with {@code decimals} decimals and a thousands separator; "n/a" for NaN (a figure not known). */

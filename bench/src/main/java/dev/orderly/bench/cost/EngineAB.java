@@ -95,12 +95,11 @@ public final class EngineAB {
             double[] cpuRatio = new double[o.rounds];
             double[] rateRatio = new double[o.rounds];
             for (int r = 0; r < o.rounds; r++) {
-                cpuRatio[r] = cpu[i][r] / cpu[0][r];
-                rateRatio[r] = rate[i][r] / rate[0][r];
+                cpuRatio[r] = Comparison.ratio(cpu[i][r], cpu[0][r]);
+                rateRatio[r] = Comparison.ratio(rate[i][r], rate[0][r]);
             }
-            System.out.printf(Locale.ROOT, "engine %d / engine 0, per round: CPU %.3f (%.3f-%.3f), rate %.3f"
-                    + " (%.3f-%.3f) (medians, ranges)%n", i, median(cpuRatio), min(cpuRatio), max(cpuRatio),
-                    median(rateRatio), min(rateRatio), max(rateRatio));
+            System.out.printf(Locale.ROOT, "engine %d / engine 0, per round: CPU %s, rate %s (medians, ranges)%n", i,
+                    ratios(cpuRatio), ratios(rateRatio));
         }
         System.out.printf(Locale.ROOT, "load after: %s; %s%n", LoadAverage.now(), CoreToCore.now());
     }
@@ -226,10 +225,9 @@ public final class EngineAB {
             for (int f = 0; f < names.length; f++) {
                 double[] ratio = new double[o.rounds];
                 for (int r = 0; r < o.rounds; r++) {
-                    ratio[r] = figures[f][i][r] / figures[f][0][r];
+                    ratio[r] = Comparison.ratio(figures[f][i][r], figures[f][0][r]);
                 }
-                line.append(String.format(Locale.ROOT, " %s %.3f (%.3f-%.3f)", names[f], median(ratio), min(ratio),
-                        max(ratio)));
+                line.append(String.format(Locale.ROOT, " %s %s", names[f], ratios(ratio)));
             }
             System.out.println(line.append(" (medians, ranges)"));
         }
@@ -290,6 +288,16 @@ public final class EngineAB {
             }
             return super.loadClass(name, resolve);
         }
+    }
+
+    /** The median and range of the known per-round {@code ratios}, "n/a" for those of figures too small to measure. */
+    static String ratios(double[] ratios) {
+        double[] known = Comparison.known(ratios);
+        if (known.length == 0) {
+            return "n/a (no round measurable)";
+        }
+        String s = String.format(Locale.ROOT, "%.3f (%.3f-%.3f)", median(known), min(known), max(known));
+        return known.length == ratios.length ? s : s + " over " + known.length + " of " + ratios.length + " rounds";
     }
 
     /** The command line, validated: each bad value is named. */

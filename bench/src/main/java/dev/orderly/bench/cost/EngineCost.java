@@ -316,12 +316,13 @@ public final class EngineCost {
             for (int i = 0; i < r.ratios().size(); i++) {
                 Comparison.Ratio ratio = r.ratios().get(i);
                 Figure figure = r.figures().get(ratio.figure());
-                System.out.printf(Locale.ROOT, "| %s | %s | %s %s | %s %s | %.3f (%.3f-%.3f) | %s / %s |%n",
+                System.out.printf(Locale.ROOT, "| %s | %s | %s %s | %s %s | %s (%s-%s) | %s / %s |%n",
                         r.scenario(), ratio.label(),
                         Comparison.format(r.medians()[ratio.numerator()][ratio.figure()], figure.decimals()),
                         figure.unit(),
                         Comparison.format(r.medians()[ratio.denominator()][ratio.figure()], figure.decimals()),
-                        figure.unit(), r.ratioMedians()[i], r.ratioMins()[i], r.ratioMaxes()[i], r.loadBefore(),
+                        figure.unit(), Comparison.format(r.ratioMedians()[i], 3),
+                        Comparison.format(r.ratioMins()[i], 3), Comparison.format(r.ratioMaxes()[i], 3), r.loadBefore(),
                         r.loadAfter());
             }
         }
