@@ -230,6 +230,28 @@ class LaunchBookTest {
         assertEquals(List.of(key(6)), book.order());
     }
 
+    @Test
+    void aJobWokenForTheOneFreeSlotCountsAgainstItUntilItRuns() {
+        queuedReady(key(5));
+        queuedReady(key(6));
+        queuedReady(key(9));
+        book.passes(key(0));
+        book.passes(key(1));
+        waits(key(5));
+        waits(key(6));
+        assertEquals(Turn.PARKED_OUTSIDE_THE_WINDOW, waits(key(9)));
+        book.leave(key(0), now);
+        assertEquals(List.of(key(5)), woken);
+        // (9), behind the window, is interrupted before (5) runs: a look for whoever may move, with the one free slot
+        // still promised to (5). Woken too, (6) could take it first and dial ahead of (5).
+        Entry nine = book.entry(key(9));
+        book.remove(nine, now);
+        book.doneWaiting(nine);
+        assertEquals(List.of(key(5)), woken, "one free slot, and the job woken for it has not run yet");
+        assertEquals(Turn.DIAL, looksAgain(key(5)));
+        assertEquals(Turn.PARKED, waits(key(6)));
+    }
+
     // ---- refused and failed (QueueModel.refused / failed: keep or take a place, give back the slot)
 
     @Test
