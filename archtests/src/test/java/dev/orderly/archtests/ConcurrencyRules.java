@@ -5,10 +5,10 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noMethods;
 
 import com.tngtech.archunit.base.DescribedPredicate;
-import com.tngtech.archunit.core.domain.JavaCall;
+import com.tngtech.archunit.core.domain.JavaAccess;
 import com.tngtech.archunit.core.domain.JavaClass;
-import com.tngtech.archunit.core.domain.JavaConstructorCall;
-import com.tngtech.archunit.core.domain.JavaMethodCall;
+import com.tngtech.archunit.core.domain.JavaCodeUnitAccess;
+import com.tngtech.archunit.core.domain.JavaConstructor;
 import com.tngtech.archunit.core.domain.JavaModifier;
 import com.tngtech.archunit.lang.ArchRule;
 import java.util.List;
@@ -67,7 +67,7 @@ final class ConcurrencyRules {
      */
     static ArchRule noObjectMonitorMethods(Layout layout) {
         return noClasses().that().resideInAnyPackage(restricted(layout))
-                .should().callMethodWhere(OBJECT_MONITOR_METHOD)
+                .should().accessTargetWhere(callOrReference(OBJECT_MONITOR_METHOD))
                 .as("no class in api or engine should call Object.wait, notify or notifyAll")
                 .because(BECAUSE_LOCKS);
     }
@@ -78,7 +78,7 @@ final class ConcurrencyRules {
      */
     static ArchRule noThreadSleep(Layout layout) {
         return noClasses().that().resideInAnyPackage(restricted(layout))
-                .should().callMethodWhere(SLEEP)
+                .should().accessTargetWhere(callOrReference(SLEEP))
                 .as("no class in api or engine should call Thread.sleep or TimeUnit.sleep")
                 .because("a delay is a timed Condition wait; sleeping can neither be signalled nor skip the"
                         + " wait when the condition already holds");
@@ -96,8 +96,8 @@ final class ConcurrencyRules {
      */
     static ArchRule noPlatformThreads(Layout layout) {
         return noClasses().that().resideInAnyPackage(restricted(layout))
-                .should().callConstructorWhere(PLATFORM_THREAD_CONSTRUCTOR)
-                .orShould().callMethodWhere(PLATFORM_THREAD_METHOD)
+                .should().accessTargetWhere(callOrReference(PLATFORM_THREAD_CONSTRUCTOR))
+                .orShould().accessTargetWhere(callOrReference(PLATFORM_THREAD_METHOD))
                 .as("no class in api or engine should create or borrow platform threads")
                 .because("every job runs on a virtual thread forked in the request's scope, so a request's threads"
                         + " end with the request");
@@ -107,7 +107,18 @@ final class ConcurrencyRules {
         return new String[] {layout.apiTree(), layout.engineTree()};
     }
 
-    private static final DescribedPredicate<JavaMethodCall> OBJECT_MONITOR_METHOD = DescribedPredicate.describe(
+    /**
+     * A call of the code unit {@code target} matches, or a reference to it: {@code Thread::new} as a
+     * {@code ThreadFactory}, {@code Executors::newCachedThreadPool} or {@code Thread::sleep} runs the same code as the
+     * call, but compiles to an {@code invokedynamic} that ArchUnit imports as a reference, which
+     * {@code callMethodWhere} and {@code callConstructorWhere} never see.
+     */
+    private static DescribedPredicate<JavaAccess<?>> callOrReference(DescribedPredicate<JavaCodeUnitAccess<?>> target) {
+        return DescribedPredicate.describe(target.getDescription() + ", called or referenced",
+                access -> access instanceof JavaCodeUnitAccess<?> codeUnit && target.test(codeUnit));
+    }
+
+    private static final DescribedPredicate<JavaCodeUnitAccess<?>> OBJECT_MONITOR_METHOD = DescribedPredicate.describe(
             "Object.wait(), wait(long), wait(long, int), notify() or notifyAll()", call -> {
                 List<String> params = parameterNames(call);
                 return switch (call.getName()) {
@@ -118,17 +129,18 @@ final class ConcurrencyRules {
                 };
             });
 
-    private static final DescribedPredicate<JavaMethodCall> SLEEP = DescribedPredicate.describe(
+    private static final DescribedPredicate<JavaCodeUnitAccess<?>> SLEEP = DescribedPredicate.describe(
             "Thread.sleep or TimeUnit.sleep", call -> call.getName().equals("sleep")
                     && (ownerIs(call, Thread.class) || ownerIs(call, TimeUnit.class)));
 
-    private static final DescribedPredicate<JavaConstructorCall> PLATFORM_THREAD_CONSTRUCTOR =
+    private static final DescribedPredicate<JavaCodeUnitAccess<?>> PLATFORM_THREAD_CONSTRUCTOR =
             DescribedPredicate.describe(
                     "a constructor of Thread (or a subclass), ThreadPoolExecutor, ForkJoinPool or java.util.Timer",
-                    call -> ownerIs(call, Thread.class) || ownerIs(call, ThreadPoolExecutor.class)
-                            || ownerIs(call, ForkJoinPool.class) || ownerIs(call, Timer.class));
+                    call -> call.getName().equals(JavaConstructor.CONSTRUCTOR_NAME)
+                            && (ownerIs(call, Thread.class) || ownerIs(call, ThreadPoolExecutor.class)
+                                    || ownerIs(call, ForkJoinPool.class) || ownerIs(call, Timer.class)));
 
-    private static final DescribedPredicate<JavaMethodCall> PLATFORM_THREAD_METHOD = DescribedPredicate.describe(
+    private static final DescribedPredicate<JavaCodeUnitAccess<?>> PLATFORM_THREAD_METHOD = DescribedPredicate.describe(
             "Thread.ofPlatform, a platform-thread Executors factory, ForkJoinPool.commonPool, an *Async"
                     + " method without an Executor, delayedExecutor, or a parallel stream",
             call -> {
@@ -156,11 +168,11 @@ final class ConcurrencyRules {
                 return false;
             });
 
-    private static boolean ownerIs(JavaCall<?> call, Class<?> type) {
+    private static boolean ownerIs(JavaCodeUnitAccess<?> call, Class<?> type) {
         return call.getTargetOwner().isAssignableTo(type);
     }
 
-    private static List<String> parameterNames(JavaMethodCall call) {
+    private static List<String> parameterNames(JavaCodeUnitAccess<?> call) {
         return call.getTarget().getRawParameterTypes().stream().map(JavaClass::getName).toList();
     }
 }
