@@ -8,6 +8,7 @@ import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaFieldAccess;
 import com.tngtech.archunit.core.domain.JavaMethodCall;
 import com.tngtech.archunit.lang.ArchRule;
+import java.io.FileDescriptor;
 
 /**
  * What {@code api} and {@code engine} may write: nothing to the console, and logs through
@@ -19,14 +20,16 @@ final class OutputRules {
     }
 
     /**
-     * No {@code System.out}, no {@code System.err}, and no {@code Throwable.printStackTrace()} (which writes to
-     * {@code System.err}) in api or engine.
+     * No {@code System.out}, no {@code System.err}, no {@code FileDescriptor.out} or {@code err} (the console without
+     * the {@code System} field), and no {@code Throwable.printStackTrace()} or {@code Thread.dumpStack()} (both write
+     * to {@code System.err}) in api or engine.
      */
     static ArchRule noSystemOutOrErr(Layout layout) {
         return noClasses().that().resideInAnyPackage(ConcurrencyRules.restricted(layout))
                 .should().accessFieldWhere(SYSTEM_OUT_OR_ERR)
                 .orShould().callMethodWhere(PRINT_STACK_TRACE)
-                .as("no class in api or engine should use System.out, System.err or printStackTrace()")
+                .as("no class in api or engine should use System.out, System.err, FileDescriptor.out/err,"
+                        + " printStackTrace() or Thread.dumpStack()")
                 .because("a library logs through SLF4J; the console belongs to the embedding application");
     }
 
@@ -40,11 +43,15 @@ final class OutputRules {
     }
 
     private static final DescribedPredicate<JavaFieldAccess> SYSTEM_OUT_OR_ERR = DescribedPredicate.describe(
-            "System.out or System.err", access -> access.getTargetOwner().isEquivalentTo(System.class)
+            "System.out, System.err, FileDescriptor.out or FileDescriptor.err",
+            access -> (access.getTargetOwner().isEquivalentTo(System.class)
+                    || access.getTargetOwner().isEquivalentTo(FileDescriptor.class))
                     && (access.getName().equals("out") || access.getName().equals("err")));
 
     private static final DescribedPredicate<JavaMethodCall> PRINT_STACK_TRACE = DescribedPredicate.describe(
-            "Throwable.printStackTrace()", call -> call.getName().equals("printStackTrace")
-                    && call.getTargetOwner().isAssignableTo(Throwable.class)
-                    && call.getTarget().getRawParameterTypes().isEmpty());
+            "Throwable.printStackTrace() or Thread.dumpStack()",
+            call -> call.getTarget().getRawParameterTypes().isEmpty()
+                    && ((call.getName().equals("printStackTrace")
+                            && call.getTargetOwner().isAssignableTo(Throwable.class))
+                    || (call.getName().equals("dumpStack") && call.getTargetOwner().isEquivalentTo(Thread.class))));
 }
