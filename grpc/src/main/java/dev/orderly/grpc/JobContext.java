@@ -17,7 +17,10 @@ import java.io.IOException;
  */
 public interface JobContext {
 
-    /** The job: request id, segment, stage and dial attempt. */
+    /**
+     * The job: request id, segment, stage, dial attempt, the segment the client reads and the request's stage count
+     * (0 when the tier1 did not send it).
+     */
     Job job();
 
     /** The opaque bytes the tier1 sent with the job (empty when none). The same array on every call: do not change it. */
