@@ -12,7 +12,7 @@ import org.openjdk.jcstress.annotations.Description;
 import org.openjdk.jcstress.annotations.JCStressTest;
 import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.annotations.State;
-import org.openjdk.jcstress.infra.results.JJJJ_Result;
+import org.openjdk.jcstress.infra.results.JJJJJ_Result;
 
 /**
  * A job's handle takes no lock for the job's own steps: the cancel of a covered unit races the job's admitted life
@@ -24,17 +24,22 @@ import org.openjdk.jcstress.infra.results.JJJJ_Result;
  * closed exactly once (by the job, or by the canceller that took it), already when the job's end returns (a job counts
  * as alive until its call is closed, so the end of a job whose call a canceller took waits for that close), and no
  * interrupt reaches the job's thread after its end returned. The job reads the close count right after its end; the
- * arbiter reads it again once both actors are done, so a close after the end, or a second one, shows either way.
+ * arbiter reads it again once both actors are done, so a close after the end, or a second one, shows either way. A
+ * cancel that came before the job attached its call (so the job refuses it) found the job with no call and not ended:
+ * it must have interrupted the job's thread, or a job waiting for its turn, or a delay, would keep its worker.
  */
 @JCStressTest
 @Description("A cancel racing a job's lock-free steps: its call closed exactly once, before its end returned; no "
         + "interrupt after its end.")
-@Outcome(id = "1, 1, 1, 0", expect = ACCEPTABLE, desc = "The job attached its call; one close, before the end "
+@Outcome(id = "1, 1, 1, 0, [01]", expect = ACCEPTABLE, desc = "The job attached its call; one close, before the end "
         + "returned; nothing after the end.")
-@Outcome(id = "0, 1, 1, 0", expect = ACCEPTABLE, desc = "Cancelled before it attached: it closed the call itself.")
-@Outcome(id = ".*, 0, .*, 0", expect = FORBIDDEN, desc = "The job's end returned while the canceller still closed its "
+@Outcome(id = "0, 1, 1, 0, 1", expect = ACCEPTABLE, desc = "Cancelled before it attached: interrupted; it closed the "
+        + "call itself.")
+@Outcome(id = "0, .*, .*, .*, 0", expect = FORBIDDEN, desc = "Cancelled before it attached, with no call to close, "
+        + "but never interrupted.")
+@Outcome(id = ".*, 0, .*, 0, .*", expect = FORBIDDEN, desc = "The job's end returned while the canceller still closed its "
         + "call: the job counted as ended with its call open.")
-@Outcome(id = ".*, .*, .*, 1", expect = FORBIDDEN, desc = "An interrupt reached the job after its end had returned.")
+@Outcome(id = ".*, .*, .*, 1, .*", expect = FORBIDDEN, desc = "An interrupt reached the job after its end had returned.")
 @Outcome(expect = FORBIDDEN, desc = "Anything else: the call closed twice or never.")
 @State
 public class CancelRacingTheJobsEndTest {
@@ -56,7 +61,7 @@ public class CancelRacingTheJobsEndTest {
     };
 
     @Actor
-    public void job(JJJJ_Result r) {
+    public void job(JJJJJ_Result r) {
         JobHandle handle = job.handle();
         boolean attached = handle.attach(call);
         Tier2Call mine = attached ? handle.detach() : call;
@@ -76,8 +81,9 @@ public class CancelRacingTheJobsEndTest {
     }
 
     @Arbiter
-    public void arbiter(JJJJ_Result r) {
+    public void arbiter(JJJJJ_Result r) {
         r.r3 = closes.get();
         r.r4 = job.interruptedAfterItsEnd() ? 1 : 0;
+        r.r5 = job.interrupted() ? 1 : 0;
     }
 }

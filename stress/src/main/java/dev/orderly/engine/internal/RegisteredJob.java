@@ -41,6 +41,11 @@ final class RegisteredJob {
         interruptedAtItsEnd = thread.isInterrupted();
     }
 
+    /** True if an interrupt has reached the job's thread (at any time, its end included). */
+    boolean interrupted() {
+        return thread.isInterrupted();
+    }
+
     /** True if an interrupt reached the job's thread after {@link #ended()}; call once the actors are done. */
     boolean interruptedAfterItsEnd() {
         return thread.isInterrupted() && !interruptedAtItsEnd;
