@@ -113,7 +113,7 @@ final class ConcurrencyRules {
      * call, but compiles to an {@code invokedynamic} that ArchUnit imports as a reference, which
      * {@code callMethodWhere} and {@code callConstructorWhere} never see.
      */
-    private static DescribedPredicate<JavaAccess<?>> callOrReference(DescribedPredicate<JavaCodeUnitAccess<?>> target) {
+    static DescribedPredicate<JavaAccess<?>> callOrReference(DescribedPredicate<JavaCodeUnitAccess<?>> target) {
         return DescribedPredicate.describe(target.getDescription() + ", called or referenced",
                 access -> access instanceof JavaCodeUnitAccess<?> codeUnit && target.test(codeUnit));
     }

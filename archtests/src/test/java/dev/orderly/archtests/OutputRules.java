@@ -5,8 +5,8 @@ import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPac
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaCodeUnitAccess;
 import com.tngtech.archunit.core.domain.JavaFieldAccess;
-import com.tngtech.archunit.core.domain.JavaMethodCall;
 import com.tngtech.archunit.lang.ArchRule;
 import java.io.FileDescriptor;
 
@@ -27,7 +27,8 @@ final class OutputRules {
     static ArchRule noSystemOutOrErr(Layout layout) {
         return noClasses().that().resideInAnyPackage(ConcurrencyRules.restricted(layout))
                 .should().accessFieldWhere(SYSTEM_OUT_OR_ERR)
-                .orShould().callMethodWhere(PRINT_STACK_TRACE)
+                // A reference too (errors.forEach(Throwable::printStackTrace), Thread::dumpStack): the same output.
+                .orShould().accessTargetWhere(ConcurrencyRules.callOrReference(PRINT_STACK_TRACE))
                 .as("no class in api or engine should use System.out, System.err, FileDescriptor.out/err,"
                         + " printStackTrace() or Thread.dumpStack()")
                 .because("a library logs through SLF4J; the console belongs to the embedding application");
@@ -48,7 +49,7 @@ final class OutputRules {
                     || access.getTargetOwner().isEquivalentTo(FileDescriptor.class))
                     && (access.getName().equals("out") || access.getName().equals("err")));
 
-    private static final DescribedPredicate<JavaMethodCall> PRINT_STACK_TRACE = DescribedPredicate.describe(
+    private static final DescribedPredicate<JavaCodeUnitAccess<?>> PRINT_STACK_TRACE = DescribedPredicate.describe(
             "Throwable.printStackTrace() or Thread.dumpStack()",
             call -> call.getTarget().getRawParameterTypes().isEmpty()
                     && ((call.getName().equals("printStackTrace")
