@@ -146,8 +146,10 @@ final class JobRunner {
                     if (!handle.cancelled() && !handle.withdrawn()) {
                         throw e;
                     }
-                    // Our unit was cancelled or withdrawn, not the request: the interrupt was meant for us alone.
-                    step = handle.cancelled() ? Step.ABANDON : Step.WITHDRAW;
+                    // Our unit was cancelled or withdrawn, not the request: the interrupt was meant for us alone. A
+                    // withdrawal names the end even if a cancel followed (none can precede it), as at stopBeforeDial:
+                    // its worker, and under an engine-wide cap its permit, were promised to the client's re-run.
+                    step = handle.withdrawn() ? Step.WITHDRAW : Step.ABANDON;
                 }
                 if (step == Step.RETRY && handle.givesUpForTheRerun()) {
                     // Off its tier2 and about to wait out a delay while the client's re-run waits for a worker: it
@@ -210,7 +212,8 @@ final class JobRunner {
         }
         if (!handle.dialing(true)) {
             gate.leaveWithoutDialing(key);
-            return handle.cancelled() ? Step.ABANDON : Step.WITHDRAW;
+            // Withdrawn first, then maybe cancelled: WITHDRAWN, as at stopBeforeDial (the re-run keeps the permit).
+            return handle.withdrawn() ? Step.WITHDRAW : Step.ABANDON;
         }
         // The request's first dial starts its stall count: a wait for a place before it was no refusal, nor a job
         // stopped just before its dial.
@@ -318,8 +321,9 @@ final class JobRunner {
             listener.onAdmitted(job);
             attached = handle.attach(call);
             if (!attached) {
-                // Cancelled or withdrawn between the dial's return and here: the call is closed, not awaited.
-                return handle.cancelled() ? Step.ABANDON : Step.WITHDRAW;
+                // Cancelled or withdrawn between the dial's return and here: the call is closed, not awaited. A
+                // withdrawal, which a cancel may follow but never precede, names the end, as at stopBeforeDial.
+                return handle.withdrawn() ? Step.WITHDRAW : Step.ABANDON;
             }
             if (!needed.test(key)) {
                 // The request stopped while the dial was in flight (a client may answer the interrupt by returning).
