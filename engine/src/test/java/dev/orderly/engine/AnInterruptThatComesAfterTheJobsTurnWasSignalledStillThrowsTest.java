@@ -65,4 +65,53 @@ class AnInterruptThatComesAfterTheJobsTurnWasSignalledStillThrowsTest {
             waiter.join(Duration.ofSeconds(10));
         }
     }
+
+    @Test
+    void theEarlyTurnItDidNotUseGoesToTheNextRefusedJob() throws Exception {
+        LaunchQueue queue = new LaunchQueue(10, EngineConfig.builder().refusedDelay(Duration.ofHours(1)).build());
+        JobKey first = new JobKey(1, 0);
+        JobKey second = new JobKey(2, 0);
+        for (JobKey key : List.of(first, second)) {
+            queue.awaitTurn(key);
+            queue.refused(key); // queued, refused an hour
+        }
+        CountDownLatch firstEnded = new CountDownLatch(1);
+        CountDownLatch secondDials = new CountDownLatch(1);
+        Thread firstWaiter = Thread.ofVirtual().start(() -> {
+            try {
+                queue.awaitTurn(first);
+            } catch (InterruptedException expected) {
+                // the interrupt that came after the early turn's signal
+            } finally {
+                firstEnded.countDown();
+            }
+        });
+        Thread secondWaiter = Thread.ofVirtual().start(() -> {
+            try {
+                queue.awaitTurn(second);
+                secondDials.countDown();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        try {
+            await().atMost(Duration.ofSeconds(10)).until(() -> queue.waitState(first) == Wait.TIMED
+                    && queue.waitState(second) == Wait.TIMED);
+            // A freed slot's early turn goes to the first refused job, whose thread is then interrupted before it
+            // has the lock back: the turn it did not use is the second refused job's, not an hour away.
+            queue.whileLocked(() -> {
+                queue.slotFreed();
+                firstWaiter.interrupt();
+            });
+            assertTrue(firstEnded.await(10, TimeUnit.SECONDS), "the first waiter did not end");
+            assertTrue(secondDials.await(10, TimeUnit.SECONDS),
+                    "the early turn was lost: the second refused job still waits out its hour, queued "
+                            + queue.snapshot());
+        } finally {
+            firstWaiter.interrupt();
+            secondWaiter.interrupt();
+            firstWaiter.join(Duration.ofSeconds(10));
+            secondWaiter.join(Duration.ofSeconds(10));
+        }
+    }
 }
