@@ -14,19 +14,21 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The sibling of {@link AJobWithdrawnAndThenCoveredBeforeItsTurnEndsWithdrawnTest}: a job withdrawn while it waits
- * for its turn (its worker given up to the re-run of the client's segment) whose unit is then covered before its
- * thread wakes is woken by the interrupt, not by its turn. It must end WITHDRAWN all the same: the withdrawal came
- * first (a cancelled job can not be withdrawn), and under an engine-wide cap its permit was promised to the re-run
- * ({@code Scheduler.jobWithdrawn} keeps it). Named ABANDONED, {@code Scheduler.jobEnded} released the permit to the
- * cap, where another request with fewer permits took it, and the client's re-run waited for a permit until another
- * job of the request ended. The same holds when both come just after its last check, so that its dial is refused by
- * its handle ({@code dialing(true)}). Driven on the test thread, which is the job's thread.
+ * A job withdrawn while it waits for its turn (its worker given up to the re-run of the client's segment) whose unit
+ * is then covered ends WITHDRAWN, not ABANDONED, on every path: the withdrawal came first (a cancelled job can not be
+ * withdrawn), and under an engine-wide cap its permit was promised to the re-run ({@code Scheduler.jobWithdrawn} keeps
+ * it). Named ABANDONED, {@code Scheduler.jobEnded} released the permit to the cap, where another request with fewer
+ * permits took it, and the client's re-run waited for a permit until another job of the request ended. The paths: its
+ * turn came, and the check before its dial ({@code stopBeforeDial}) sees both (had it not, the job would have gone on
+ * to the third path); both came before its thread woke, so the interrupt wakes it, not its turn; both came just after
+ * its last check, so that its handle refuses its dial ({@code dialing(true)}). It never dials. Driven on the test thread, which is the job's thread, as
+ * in {@code JobRunnerHandleTest}.
  */
 @Timeout(value = 20, unit = TimeUnit.SECONDS)
 class AJobWithdrawnAndThenCoveredWhileItWaitsEndsWithdrawnTest {
@@ -37,6 +39,10 @@ class AJobWithdrawnAndThenCoveredWhileItWaitsEndsWithdrawnTest {
 
     private final RunningJobs running = new RunningJobs(16, 4);
     private final AtomicInteger dials = new AtomicInteger();
+    private final Tier2Client tier2 = job -> {
+        dials.incrementAndGet();
+        return (Tier2Call) () -> { };
+    };
 
     @AfterEach
     void clearInterrupt() {
@@ -44,16 +50,56 @@ class AJobWithdrawnAndThenCoveredWhileItWaitsEndsWithdrawnTest {
     }
 
     @Test
+    void aJobWithdrawnAndThenCoveredWhileItWaitsForItsTurnIsWithdrawnWithoutDialing() throws Exception {
+        assertWithdrawnWithoutDialing(run("r-withdrawn-covered", withdrawnAndCoveredAroundItsFirstWait(false),
+                key -> true), "the outcome of a job withdrawn, then covered, whose turn came");
+    }
+
+    @Test
     void aJobWithdrawnAndThenCoveredIsWokenByTheInterruptAndEndsWithdrawn() throws Exception {
+        // Both interrupt it before its wait; the wait (DelayGate's) then throws, as any interruptible wait does.
+        assertWithdrawnWithoutDialing(run("r-withdrawn-covered-woken", withdrawnAndCoveredAroundItsFirstWait(true),
+                key -> true), "the outcome of a job withdrawn, then covered, woken by the interrupt (ABANDONED gives"
+                        + " the re-run's permit back to the cap)");
+    }
+
+    @Test
+    void aJobWithdrawnAndThenCoveredJustAfterItsLastCheckIsRefusedItsDialAndEndsWithdrawn() throws Exception {
+        AtomicBoolean first = new AtomicBoolean(true);
+        // The check before its dial says "needed"; right after it, the re-run takes its worker and stage 1 of its
+        // segment gets done, so dialing(true) refuses the dial.
+        assertWithdrawnWithoutDialing(run("r-withdrawn-covered-refused", new DelayGate(CONFIG), key -> {
+            if (first.getAndSet(false)) {
+                withdrawAndCover();
+            }
+            return true;
+        }), "the outcome of a job withdrawn, then covered, whose dial its handle refused (ABANDONED gives the"
+                + " re-run's permit back to the cap)");
+    }
+
+    /** The client's re-run takes the job's worker, then stage 1 of its segment gets done. */
+    private void withdrawAndCover() {
+        assertTrue(running.withdraw(UNIT), "the waiting job could not be withdrawn");
+        running.cancelCoveredBy(new JobKey(UNIT.segment(), 1));
+    }
+
+    /** A {@link DelayGate} whose first {@code awaitTurn} withdraws and covers the job before its wait, or after it. */
+    private DialGate withdrawnAndCoveredAroundItsFirstWait(boolean beforeTheWait) {
         DelayGate delays = new DelayGate(CONFIG);
-        DialGate gate = new DialGate() {
+        return new DialGate() {
+            private boolean first = true;
+
             @Override
             public void awaitTurn(JobKey key) throws InterruptedException {
-                // While it waits: the client's re-run takes its worker, then stage 1 of its segment gets done. Both
-                // interrupt it; the wait (DelayGate's) then throws, as any interruptible wait does.
-                assertTrue(running.withdraw(UNIT), "the waiting job could not be withdrawn");
-                running.cancelCoveredBy(new JobKey(UNIT.segment(), 1));
+                boolean now = first;
+                first = false;
+                if (now && beforeTheWait) {
+                    withdrawAndCover();
+                }
                 delays.awaitTurn(key);
+                if (now && !beforeTheWait) {
+                    withdrawAndCover();
+                }
             }
 
             @Override
@@ -71,58 +117,23 @@ class AJobWithdrawnAndThenCoveredWhileItWaitsEndsWithdrawnTest {
                 delays.leave(key);
             }
         };
-        Tier2Client tier2 = job -> {
-            dials.incrementAndGet();
-            return (Tier2Call) () -> { };
-        };
-        JobRunner runner = new JobRunner("r-withdrawn-covered-woken", 0, tier2, gate, CONFIG, new RequestCounters(),
-                RequestListener.NONE, key -> true, new StallWatch("r-withdrawn-covered-woken", Duration.ofSeconds(30)),
-                () -> 3);
-
-        JobHandle handle = running.start(UNIT);
-        JobRunner.Outcome outcome;
-        try {
-            outcome = runner.run(UNIT, new UnitCounts.Tally(UnitCounts.NONE), handle);
-        } finally {
-            running.end(handle);
-        }
-
-        assertTrue(handle.withdrawn() && handle.cancelled(), "the job was withdrawn, then covered");
-        assertEquals(JobRunner.Outcome.WITHDRAWN, outcome, "the outcome of a job withdrawn, then covered, woken by"
-                + " the interrupt (ABANDONED gives the re-run's permit back to the cap)");
-        assertEquals(0, dials.get(), "dials");
     }
 
-    @Test
-    void aJobWithdrawnAndThenCoveredJustAfterItsLastCheckIsRefusedItsDialAndEndsWithdrawn() throws Exception {
-        DialGate gate = new DelayGate(CONFIG);
-        Tier2Client tier2 = job -> {
-            dials.incrementAndGet();
-            return (Tier2Call) () -> { };
-        };
-        AtomicBoolean first = new AtomicBoolean(true);
-        // The check before its dial says "needed"; right after it, the re-run takes its worker and stage 1 of its
-        // segment gets done, so dialing(true) refuses the dial.
-        JobRunner runner = new JobRunner("r-withdrawn-covered-refused", 0, tier2, gate, CONFIG,
-                new RequestCounters(), RequestListener.NONE, key -> {
-                    if (first.getAndSet(false)) {
-                        assertTrue(running.withdraw(UNIT), "the waiting job could not be withdrawn");
-                        running.cancelCoveredBy(new JobKey(UNIT.segment(), 1));
-                    }
-                    return true;
-                }, new StallWatch("r-withdrawn-covered-refused", Duration.ofSeconds(30)), () -> 3);
-
+    private JobRunner.Outcome run(String requestId, DialGate gate, Predicate<JobKey> needed) throws Exception {
+        JobRunner runner = new JobRunner(requestId, 0, tier2, gate, CONFIG, new RequestCounters(), RequestListener.NONE,
+                needed, new StallWatch(requestId, Duration.ofSeconds(30)), () -> 3);
         JobHandle handle = running.start(UNIT);
-        JobRunner.Outcome outcome;
         try {
-            outcome = runner.run(UNIT, new UnitCounts.Tally(UnitCounts.NONE), handle);
+            JobRunner.Outcome outcome = runner.run(UNIT, new UnitCounts.Tally(UnitCounts.NONE), handle);
+            assertTrue(handle.withdrawn() && handle.cancelled(), "the job was withdrawn, then covered");
+            return outcome;
         } finally {
             running.end(handle);
         }
+    }
 
-        assertTrue(handle.withdrawn() && handle.cancelled(), "the job was withdrawn, then covered");
-        assertEquals(JobRunner.Outcome.WITHDRAWN, outcome, "the outcome of a job withdrawn, then covered, whose dial"
-                + " its handle refused (ABANDONED gives the re-run's permit back to the cap)");
+    private void assertWithdrawnWithoutDialing(JobRunner.Outcome outcome, String what) {
+        assertEquals(JobRunner.Outcome.WITHDRAWN, outcome, what);
         assertEquals(0, dials.get(), "dials");
     }
 }
