@@ -16,6 +16,7 @@ import dev.orderly.api.SegmentConsumer;
 import dev.orderly.api.Tier2Call;
 import dev.orderly.api.Tier2Client;
 import dev.orderly.api.Tier2Exception;
+import dev.orderly.testing.OutputSink;
 import dev.orderly.testing.Script;
 import dev.orderly.testing.ScriptedTier2;
 import dev.orderly.testing.Tier2Event;
@@ -235,27 +236,18 @@ class RetryDelaysFatalErrorsAndResumeModelTest {
             this.lastStage = plan.lastStage();
             this.fatals = fatals;
             InMemoryOutputStore sink = ((CountingStore) sinkStore).inner;
-            this.scripted = new ScriptedTier2(plan, new dev.orderly.testing.OutputSink() {
-                @Override
-                public void write(long segment, byte[] output) {
-                    sink.write(segment, output);
-                }
-
-                @Override
-                public void delete(long segment) {
-                    sink.delete(segment);
-                }
-            }, job -> switch (kindOf(seed, job.key(), job.attempt(), job.key().stage() == lastStage, fatals)) {
-                case REFUSE -> Script.refuse(1);
-                case UNREACHABLE -> Script.unreachable(1);
-                case FAIL -> Script.fail();
-                case TIME_OUT -> Script.timeOut();
-                case LOSE -> Script.loseOutput();
-                case FATAL -> Script.fatal();
-                case THROW_ON_DIAL -> Script.throwOnDial(new IllegalStateException("client bug on dial"));
-                case THROW_ON_AWAIT -> Script.throwOnAwait(new IllegalStateException("client bug on await"));
-                default -> Script.succeed();
-            });
+            this.scripted = new ScriptedTier2(plan, OutputSink.of(sink::write, sink::delete),
+                    job -> switch (kindOf(seed, job.key(), job.attempt(), job.key().stage() == lastStage, fatals)) {
+                        case REFUSE -> Script.refuse(1);
+                        case UNREACHABLE -> Script.unreachable(1);
+                        case FAIL -> Script.fail();
+                        case TIME_OUT -> Script.timeOut();
+                        case LOSE -> Script.loseOutput();
+                        case FATAL -> Script.fatal();
+                        case THROW_ON_DIAL -> Script.throwOnDial(new IllegalStateException("client bug on dial"));
+                        case THROW_ON_AWAIT -> Script.throwOnAwait(new IllegalStateException("client bug on await"));
+                        default -> Script.succeed();
+                    });
         }
 
         @Override
