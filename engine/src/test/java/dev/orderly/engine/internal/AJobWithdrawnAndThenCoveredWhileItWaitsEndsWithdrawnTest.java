@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -85,38 +86,10 @@ class AJobWithdrawnAndThenCoveredWhileItWaitsEndsWithdrawnTest {
 
     /** A {@link DelayGate} whose first {@code awaitTurn} withdraws and covers the job before its wait, or after it. */
     private DialGate withdrawnAndCoveredAroundItsFirstWait(boolean beforeTheWait) {
-        DelayGate delays = new DelayGate(CONFIG);
-        return new DialGate() {
-            private boolean first = true;
-
-            @Override
-            public void awaitTurn(JobKey key) throws InterruptedException {
-                boolean now = first;
-                first = false;
-                if (now && beforeTheWait) {
-                    withdrawAndCover();
-                }
-                delays.awaitTurn(key);
-                if (now && !beforeTheWait) {
-                    withdrawAndCover();
-                }
-            }
-
-            @Override
-            public void refused(JobKey key) {
-                delays.refused(key);
-            }
-
-            @Override
-            public void failed(JobKey key) {
-                delays.failed(key);
-            }
-
-            @Override
-            public void leave(JobKey key) {
-                delays.leave(key);
-            }
-        };
+        Consumer<JobKey> withdrawAndCover = key -> withdrawAndCover();
+        Consumer<JobKey> nothing = key -> { };
+        return beforeTheWait ? new FirstTurnHookedDelayGate(CONFIG, withdrawAndCover, nothing)
+                : new FirstTurnHookedDelayGate(CONFIG, nothing, withdrawAndCover);
     }
 
     private JobRunner.Outcome run(String requestId, DialGate gate, Predicate<JobKey> needed) throws Exception {

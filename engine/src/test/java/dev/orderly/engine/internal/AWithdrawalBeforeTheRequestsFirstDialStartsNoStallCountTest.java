@@ -52,32 +52,8 @@ class AWithdrawalBeforeTheRequestsFirstDialStartsNoStallCountTest {
 
     /** A delay gate that, the first time it hands a job its turn, has the job withdrawn just as it returns. */
     private DialGate withdrawingOnTheFirstTurn() {
-        DelayGate delays = new DelayGate(CONFIG);
-        AtomicBoolean first = new AtomicBoolean(true);
-        return new DialGate() {
-            @Override
-            public void awaitTurn(JobKey key) throws InterruptedException {
-                delays.awaitTurn(key);
-                if (first.getAndSet(false)) {
-                    assertTrue(running.withdraw(key), "the job, between its turn and its dial, could not be withdrawn");
-                }
-            }
-
-            @Override
-            public void refused(JobKey key) {
-                delays.refused(key);
-            }
-
-            @Override
-            public void failed(JobKey key) {
-                delays.failed(key);
-            }
-
-            @Override
-            public void leave(JobKey key) {
-                delays.leave(key);
-            }
-        };
+        return new FirstTurnHookedDelayGate(CONFIG, key -> { },
+                key -> assertTrue(running.withdraw(key), "the job, between its turn and its dial, could not be withdrawn"));
     }
 
     private JobRunner.Outcome run(JobRunner runner, UnitCounts.Tally tally) throws Exception {
