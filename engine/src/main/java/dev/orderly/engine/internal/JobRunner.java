@@ -375,10 +375,11 @@ final class JobRunner {
 
     /**
      * Applies the retry table to one error: counts it, then returns RETRY to dial again, or throws to fail the
-     * request. A unit that is no longer needed is ABANDONed instead, whatever the error: it can not hurt the client
-     * any more. An error that says the job ran (a failure, a timeout, a fatal error) heard once the unit is no longer
-     * needed is not counted and not reported as a failure: it is mostly the call's answer to the engine's own stop
-     * (a client that answers the interrupt with a {@code Tier2Exception}), and the job ends as abandoned.
+     * request. A unit that is no longer needed is ABANDONed instead (WITHDRAWn if its job was withdrawn first),
+     * whatever the error: it can not hurt the client any more. An error that says the job ran (a failure, a timeout,
+     * a fatal error) heard once the unit is no longer needed is not counted and not reported as a failure: it is
+     * mostly the call's answer to the engine's own stop (a client that answers the interrupt with a
+     * {@code Tier2Exception}), and the job ends as abandoned (or withdrawn).
      */
     private Step retryOrFail(Job job, Tier2Exception e, UnitCounts.Tally attempts, JobHandle handle)
             throws RequestFailedException {
@@ -386,12 +387,12 @@ final class JobRunner {
         if (!e.neverRan() && !needed.test(key)) {
             LOG.debug("{} ended with {} on attempt {} after it stopped being needed; not counted: {}", key, e.kind(),
                     job.attempt(), e.getMessage());
-            return Step.ABANDON;
+            return stoppedByCoverOrWithdrawal(handle);
         }
         count(job, e, attempts);
         if (!needed.test(key)) {
             LOG.debug("{} failed on attempt {} after it stopped being needed: {}", key, job.attempt(), e.getMessage());
-            return Step.ABANDON;
+            return stoppedByCoverOrWithdrawal(handle);
         }
         if (e.neverRan() && handle.withdrawn()) {
             // Withdrawn while it dialed: it gives its worker up now, before its next dial.
@@ -428,6 +429,15 @@ final class JobRunner {
             }
             default -> throw new IllegalStateException("unknown kind " + e.kind(), e);
         }
+    }
+
+    /**
+     * A job no longer needed when its dial's error came: WITHDRAWN if it was withdrawn (while it dialed; a cover may
+     * follow a withdrawal, never precede it), as at stopBeforeDial: under an engine-wide cap its permit was promised to
+     * the client's re-run, which ABANDONED would give back to the cap.
+     */
+    private static Step stoppedByCoverOrWithdrawal(JobHandle handle) {
+        return handle.withdrawn() ? Step.WITHDRAW : Step.ABANDON;
     }
 
     /**
