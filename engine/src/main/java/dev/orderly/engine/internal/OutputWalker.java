@@ -48,6 +48,9 @@ final class OutputWalker {
     private StoreReadAlarm alarm;
     // The segment whose onSegmentDelivered the deadline passed in (the client had returned before it), else -1.
     private long heldByListener = -1;
+    // The client returned from its last segment before the deadline: a deadline found passed since then passed in the
+    // walker's own steps (the scheduler's lock, which the jobs take too) or the listener's, not in the client's.
+    private boolean clientReturnedInTime;
 
     /**
      * @param freeAWorker has the highest job that is not on a tier2, other than the given re-run unit's own, give its
@@ -132,9 +135,12 @@ final class OutputWalker {
                 }
                 counters.delivered(segment == plan.endSegment() - 1);
                 scheduler.delivered(segment);
+                // Read again at the listener's call: passed in the steps above, it passed in none of the user's code.
+                boolean aheadAtListener = aheadAtAccept && deadline.remainingNanos() > 0;
                 listener.onSegmentDelivered(segment);
                 // Passed in the listener, the client idle since it returned: the failure must not say it is busy.
-                heldByListener = aheadAtAccept && deadline.remainingNanos() <= 0 ? segment : -1;
+                heldByListener = aheadAtListener && deadline.remainingNanos() <= 0 ? segment : -1;
+                clientReturnedInTime = aheadAtAccept;
                 return true;
             }
             if (reruns == MAX_RERUNS) {
@@ -209,10 +215,12 @@ final class OutputWalker {
      * the segment entering the look-ahead window), as the partial result does.
      */
     private RequestFailedException deadlinePassed(String during, boolean clientBusy) {
-        if (clientBusy && heldByListener >= 0) {
+        if (clientBusy && clientReturnedInTime) {
             // "the client still on segment S" would send the reader to the wrong code, as for a store call
             clientBusy = false;
-            during += "; it passed while the RequestListener's onSegmentDelivered(" + heldByListener + ") ran";
+            if (heldByListener >= 0) {
+                during += "; it passed while the RequestListener's onSegmentDelivered(" + heldByListener + ") ran";
+            }
         }
         long delivered = scheduler.reading() - plan.startSegment();
         return new RequestFailedException("request " + requestId + " passed its deadline of " + deadline + ": "
