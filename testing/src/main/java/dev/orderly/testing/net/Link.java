@@ -85,6 +85,20 @@ final class Link {
         return true;
     }
 
+    /** Whether every thread of this link (its connect, its pumps) has ended; false while one may still start. */
+    boolean threadsEnded() {
+        Thread c = connector;
+        if (c != null && c.isAlive()) {
+            return false;
+        }
+        lock.lock();
+        try {
+            return (upstream != null || reset) && pumps.stream().noneMatch(Thread::isAlive);
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Closes both sockets at once with a reset (no orderly shutdown) and stops the pumps. Idempotent. */
     void reset() {
         List<Thread> toInterrupt;

@@ -71,6 +71,10 @@ public final class TcpProxy implements AutoCloseable {
     private boolean closed;
     // guarded by lock
     private final Set<Link> links = new HashSet<>();
+    // guarded by lock: links that closed or reset themselves (no longer counted), whose threads may still run. close()
+    // and cut() wait for them too: one that left links just before a close was not waited for, and its threads still
+    // ran once close returned. Pruned of links whose threads have all ended, so a long-running proxy keeps none.
+    private final Set<Link> leaving = new HashSet<>();
 
     private TcpProxy(ServerSocket listener, InetSocketAddress target) {
         this.listener = listener;
@@ -297,6 +301,8 @@ public final class TcpProxy implements AutoCloseable {
             }
             List<Link> open = new ArrayList<>(links);
             links.clear();
+            open.addAll(leaving); // their reset is a no-op; their threads are waited for with the others'
+            leaving.clear();
             return open;
         } finally {
             lock.unlock();
@@ -337,7 +343,10 @@ public final class TcpProxy implements AutoCloseable {
     void forget(Link link) {
         lock.lock();
         try {
-            links.remove(link);
+            if (links.remove(link)) {
+                leaving.removeIf(Link::threadsEnded);
+                leaving.add(link); // its own thread is still running: the one calling this
+            }
         } finally {
             lock.unlock();
         }
