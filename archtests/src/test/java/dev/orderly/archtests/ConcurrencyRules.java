@@ -90,7 +90,10 @@ final class ConcurrencyRules {
      * pool runs on platform threads, no {@code ThreadPoolExecutor}, {@code ScheduledThreadPoolExecutor},
      * {@code ForkJoinPool} or {@code java.util.Timer}, and none of the calls that run work on the common
      * {@code ForkJoinPool}: {@code ForkJoinPool.commonPool()}, {@code CompletableFuture}/{@code CompletionStage}
-     * {@code *Async} methods without an {@code Executor}, {@code delayedExecutor}, and parallel streams.
+     * {@code *Async} methods without an {@code Executor}, {@code delayedExecutor}, and parallel streams; nor the
+     * calls that borrow a JDK platform thread less visibly: {@code Arrays.parallelSort}, {@code parallelPrefix} and
+     * {@code parallelSetAll} (the common pool's workers) and {@code CompletableFuture.orTimeout} and
+     * {@code completeOnTimeout} (the JDK's delay scheduler thread completes the future and runs its dependent stages).
      * {@code Thread.ofVirtual()}, {@code Thread.startVirtualThread} and
      * {@code Executors.newVirtualThreadPerTaskExecutor()} are what the engine uses instead.
      */
@@ -142,7 +145,8 @@ final class ConcurrencyRules {
 
     private static final DescribedPredicate<JavaCodeUnitAccess<?>> PLATFORM_THREAD_METHOD = DescribedPredicate.describe(
             "Thread.ofPlatform, a platform-thread Executors factory, ForkJoinPool.commonPool, an *Async"
-                    + " method without an Executor, delayedExecutor, or a parallel stream",
+                    + " method without an Executor, delayedExecutor, orTimeout, completeOnTimeout, a parallel stream"
+                    + " or an Arrays.parallel* method",
             call -> {
                 String name = call.getName();
                 if (ownerIs(call, Thread.class)) {
@@ -155,7 +159,9 @@ final class ConcurrencyRules {
                     return name.equals("commonPool");
                 }
                 if (ownerIs(call, CompletableFuture.class) || ownerIs(call, CompletionStage.class)) {
-                    return name.equals("delayedExecutor") || (name.endsWith("Async")
+                    // orTimeout and completeOnTimeout complete the future on the JDK's delay scheduler thread.
+                    return name.equals("delayedExecutor") || name.equals("orTimeout")
+                            || name.equals("completeOnTimeout") || (name.endsWith("Async")
                             && call.getTarget().getRawParameterTypes().stream()
                                     .noneMatch(p -> p.isAssignableTo(Executor.class)));
                 }
@@ -164,6 +170,10 @@ final class ConcurrencyRules {
                 }
                 if (ownerIs(call, java.util.stream.BaseStream.class)) {
                     return name.equals("parallel");
+                }
+                if (ownerIs(call, java.util.Arrays.class)) {
+                    // parallelSort, parallelPrefix, parallelSetAll: split over the common pool's workers.
+                    return name.startsWith("parallel");
                 }
                 return false;
             });
