@@ -158,7 +158,11 @@ public final class TcpProxy implements AutoCloseable {
         return this;
     }
 
-    /** Stops every byte, both ways, on every connection, open or new, until {@link #thaw()}. Connections stay open. */
+    /**
+     * Stops every byte, both ways, on every connection, open or new, until {@link #thaw()}. Connections stay open. No
+     * byte sent after this returns arrives before the thaw; a chunk already being passed on when it is called (at most
+     * one per direction of a connection) still finishes, as bytes already on the wire land when a peer stops.
+     */
     public void freeze() {
         lock.lock();
         try {
