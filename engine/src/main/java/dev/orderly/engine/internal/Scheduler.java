@@ -582,6 +582,7 @@ final class Scheduler {
      * every worker is taken, or (under an engine-wide cap) no permit is to be had while the request has jobs alive:
      * then the re-run, which the client waits for, must not wait for a job to end, and the caller has the highest job
      * that is not on a tier2 give its worker up ({@link #jobWithdrawn}, which keeps its permit for the re-run).
+     * Otherwise a permit free at the cap is the re-run's at once, held for it until the owner launches it.
      */
     boolean rerun(long segment) {
         lock.lock();
@@ -590,8 +591,20 @@ final class Scheduler {
             requireReading(segment);
             board.rerun();
             changed();
-            // Under an engine-wide cap with no permit to be had, a worker of its own is what the re-run can use.
-            return alive >= workers || (alive > 0 && permits.wouldWait());
+            if (alive >= workers) {
+                return true;
+            }
+            if (permits.wouldWait()) {
+                // Under an engine-wide cap with no permit to be had, a worker of its own is what the re-run can use.
+                return alive > 0;
+            }
+            // A permit is free (or handed to this request): the re-run's from now, kept for it as a withdrawn job's is.
+            // Left free until the owner comes round, another request's owner could take it first, and the re-run would
+            // wait in the queue with no job of its own asked to give a place up.
+            if (permits.take()) {
+                permits.keep();
+            }
+            return false;
         } finally {
             lock.unlock();
         }
