@@ -117,7 +117,10 @@ final class ThreadsRequestScope implements RequestScope {
         } finally {
             lock.unlock();
         }
-        if (interrupted || Thread.interrupted()) {
+        // Taken whatever interrupted says: run throws InterruptedException with the interrupt cleared, as any method
+        // that throws it does, also when a second interrupt came after the first was seen (as the structured scope).
+        boolean stillPending = Thread.interrupted();
+        if (interrupted || stillPending) {
             if (failure != null && !(failure instanceof InterruptedException)) {
                 // A failure cancelled the scope before the interrupt came (it is kept only while not cancelled): the
                 // request had failed, and the interrupt only cut into its teardown. The caller gets the failure, and
