@@ -603,8 +603,11 @@ final class Scheduler {
             // wait in the queue with no job of its own asked to give a place up.
             if (permits.take()) {
                 permits.keep();
+                return false;
             }
-            return false;
+            // The look above and this take are two holds of the cap's lock: another request's owner took the place in
+            // between (this request now waits for one). As if none had been free: a job of its own gives one up.
+            return alive > 0 && !stopped && !failed;
         } finally {
             lock.unlock();
         }
