@@ -582,7 +582,8 @@ final class Scheduler {
      * every worker is taken, or (under an engine-wide cap) no permit is to be had while the request has jobs alive:
      * then the re-run, which the client waits for, must not wait for a job to end, and the caller has the highest job
      * that is not on a tier2 give its worker up ({@link #jobWithdrawn}, which keeps its permit for the re-run).
-     * Otherwise a permit free at the cap is the re-run's at once, held for it until the owner launches it.
+     * Otherwise a permit free at the cap is the re-run's at once, held for it until the owner launches it (taken by
+     * another request first, it is as if none was free).
      */
     boolean rerun(long segment) {
         lock.lock();
