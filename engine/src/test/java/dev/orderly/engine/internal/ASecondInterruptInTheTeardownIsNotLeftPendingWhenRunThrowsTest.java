@@ -16,10 +16,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
@@ -39,16 +37,9 @@ class ASecondInterruptInTheTeardownIsNotLeftPendingWhenRunThrowsTest {
 
     private static final RequestPlan PLAN = new RequestPlan(0, 10, 1, 2);
 
-    static Stream<Arguments> scopes() {
-        RequestScope.Factory structured = RequestScopes.loadStructured().factory();
-        return structured == null
-                ? Stream.of(Arguments.of("threads", (RequestScope.Factory) ThreadsRequestScope::new))
-                : Stream.of(Arguments.of("threads", (RequestScope.Factory) ThreadsRequestScope::new),
-                        Arguments.of("structured", structured));
-    }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("scopes")
+    @MethodSource("dev.orderly.engine.internal.RequestScopeRulesTest#scopes")
     void runThrowsWithTheInterruptCleared(String name, RequestScope.Factory factory) throws Exception {
         Scheduler scheduler = new Scheduler(PLAN, 4);
         ConcurrentLinkedQueue<Thread> threads = new ConcurrentLinkedQueue<>();

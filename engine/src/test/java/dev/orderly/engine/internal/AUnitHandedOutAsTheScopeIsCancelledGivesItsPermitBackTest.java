@@ -17,10 +17,8 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
@@ -32,16 +30,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class AUnitHandedOutAsTheScopeIsCancelledGivesItsPermitBackTest {
 
-    static Stream<Arguments> scopes() {
-        RequestScope.Factory structured = RequestScopes.loadStructured().factory();
-        return structured == null
-                ? Stream.of(Arguments.of("threads", (RequestScope.Factory) ThreadsRequestScope::new))
-                : Stream.of(Arguments.of("threads", (RequestScope.Factory) ThreadsRequestScope::new),
-                        Arguments.of("structured", structured));
-    }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("scopes")
+    @MethodSource("dev.orderly.engine.internal.RequestScopeRulesTest#scopes")
     void theRequestsEndGivesBackThePermitOfAUnitNeverForked(String name, RequestScope.Factory real)
             throws Exception {
         JobKey second = new JobKey(1, 0);

@@ -82,6 +82,7 @@ class RequestScopeRulesTest {
     private static final RequestPlan PLAN = new RequestPlan(0, 10, 1, 2);
     private static final String REQUEST = "scope-rules";
 
+    /** Both request scopes (the structured one when this JVM can load it); other scope tests use it too. */
     static Stream<Arguments> scopes() {
         RequestScope.Factory structured = RequestScopes.loadStructured().factory();
         return structured == null
