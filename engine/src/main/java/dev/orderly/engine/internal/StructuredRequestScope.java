@@ -79,8 +79,17 @@ final class StructuredRequestScope implements RequestScope, StructuredTaskScope.
                 StructuredTaskScope.Joiner.<Optional<Throwable>>awaitAllSuccessfulOrThrow(),
                 config -> config.withThreadFactory(threads).withName(name + "-owner"))) {
             AtomicReference<Optional<Throwable>> failed = new AtomicReference<>();
+            // What the owner threw when it broke: the JDK drops the outcome of a subtask that ends after its scope
+            // was cancelled, as close cancels it on an interrupt of the caller, and the caller must still throw it.
+            AtomicReference<Throwable> broke = new AtomicReference<>();
             Subtask<Optional<Throwable>> owner = outer.fork(() -> {
-                Optional<Throwable> failure = runAsOwner(walker, jobs);
+                Optional<Throwable> failure;
+                try {
+                    failure = runAsOwner(walker, jobs);
+                } catch (RuntimeException | Error e) {
+                    broke.set(e);
+                    throw e;
+                }
                 failed.set(failure);
                 return failure;
             });
@@ -92,6 +101,16 @@ final class StructuredRequestScope implements RequestScope, StructuredTaskScope.
                 // Cancels the owner and waits for it, so for every thread of the request. An owner that returns a
                 // failure had failed before the interrupt came: the caller gets the failure, its interrupt set.
                 outer.close();
+                // close waits on through a second interrupt and ends with it set: taken here, as a method that throws
+                // InterruptedException clears it (VirtualOwner's join does so for the threads scope).
+                Thread.interrupted();
+                Throwable broken = broke.get();
+                if (broken != null) {
+                    // The owner broke as the interrupt came: its exception is thrown unchanged, the interrupt kept
+                    // set, as VirtualOwner does for the threads scope.
+                    Thread.currentThread().interrupt();
+                    throw VirtualOwner.rethrown(broken);
+                }
                 Optional<Throwable> failure = failed.get();
                 if (failure != null && failure.isPresent()) {
                     Thread.currentThread().interrupt();
