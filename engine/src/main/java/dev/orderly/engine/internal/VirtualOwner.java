@@ -17,7 +17,7 @@ import org.slf4j.MDC;
  * <p>The caller waits for the owner to end before it returns or throws, whatever happens: an interrupt of the caller
  * is passed on to the owner (which cancels the request and throws {@link InterruptedException}), and the caller then
  * waits on, not interruptibly, so nothing of the request outlives the call. An interrupt that comes as the owner ends
- * well is kept set on the caller. The owner inherits the caller's inheritable thread locals (as the jobs did from a
+ * well is kept set on the caller; one that comes as it ends by {@link InterruptedException} is cleared with it. The owner inherits the caller's inheritable thread locals (as the jobs did from a
  * caller that owned them) and takes the caller's MDC when the binding keeps one. Whatever the owner throws is thrown
  * by the caller, unchanged.
  *
@@ -68,7 +68,11 @@ final class VirtualOwner {
             }
         }
         Throwable failure = outcome.failure;
-        if (interrupted && !(failure instanceof InterruptedException)) {
+        if (failure instanceof InterruptedException) {
+            // Thrown on to the caller, which keeps no interrupt then, as any method that throws it: one that came as
+            // the owner ended (join returns normally once the owner has ended, with the flag left set) is taken here.
+            Thread.interrupted();
+        } else if (interrupted) {
             // The owner ended (well or not) before it saw the interrupt: the caller keeps it.
             Thread.currentThread().interrupt();
         }
