@@ -1,19 +1,13 @@
 package dev.orderly.engine.internal;
 
 import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.orderly.api.RequestPlan;
 import java.time.Duration;
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Timeout;
@@ -36,7 +30,6 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ASecondInterruptInTheTeardownIsNotLeftPendingWhenRunThrowsTest {
 
     private static final RequestPlan PLAN = new RequestPlan(0, 10, 1, 2);
-
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("dev.orderly.engine.internal.RequestScopeRulesTest#scopes")
@@ -62,24 +55,15 @@ class ASecondInterruptInTheTeardownIsNotLeftPendingWhenRunThrowsTest {
             }
             Thread.currentThread().interrupt(); // the caller's second interrupt
         });
-        CompletableFuture<Throwable> thrown = new CompletableFuture<>();
-        AtomicReference<Boolean> interruptedWhenRunEnded = new AtomicReference<>();
-        owner.set(Thread.ofVirtual().unstarted(() -> {
-            try {
-                thrown.complete(new AssertionError("run returned " + scope.run(() -> {
-                    stopped.await(10, TimeUnit.SECONDS);
-                    return null;
-                }, (key, prior) -> () -> {
-                    jobsStarted.countDown();
-                    stopped.await(10, TimeUnit.SECONDS);
-                    return null;
-                })));
-            } catch (Throwable t) {
-                thrown.complete(t);
-            } finally {
-                interruptedWhenRunEnded.set(Thread.currentThread().isInterrupted());
-            }
-        }));
+        RunOnACaller run = new RunOnACaller(Thread.ofVirtual(), scope, () -> {
+            stopped.await(10, TimeUnit.SECONDS);
+            return null;
+        }, (key, prior) -> () -> {
+            jobsStarted.countDown();
+            stopped.await(10, TimeUnit.SECONDS);
+            return null;
+        });
+        owner.set(run.thread());
         owner.get().start();
         assertTrue(jobsStarted.await(5, TimeUnit.SECONDS), "the owner did not start two jobs");
         // Both workers are taken: the owner waits for one to free up.
@@ -87,17 +71,7 @@ class ASecondInterruptInTheTeardownIsNotLeftPendingWhenRunThrowsTest {
 
         owner.get().interrupt(); // the caller's first interrupt
 
-        Throwable outcome;
-        try {
-            outcome = thrown.get(10, TimeUnit.SECONDS);
-        } catch (ExecutionException e) {
-            throw new AssertionError(e.getCause());
-        }
-        owner.get().join(Duration.ofSeconds(5));
+        run.assertThrewInterruptedExceptionWithTheInterruptCleared(threads, "the caller");
         assertNull(hookProblem.get());
-        assertInstanceOf(InterruptedException.class, outcome);
-        assertEquals(List.of(), threads.stream().filter(Thread::isAlive).toList());
-        assertFalse(interruptedWhenRunEnded.get(),
-                "run threw InterruptedException and left the caller's interrupt set");
     }
 }

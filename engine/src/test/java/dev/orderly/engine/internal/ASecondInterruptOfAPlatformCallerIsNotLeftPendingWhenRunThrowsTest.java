@@ -1,19 +1,13 @@
 package dev.orderly.engine.internal;
 
 import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.orderly.api.RequestPlan;
 import java.time.Duration;
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Timeout;
@@ -53,41 +47,22 @@ class ASecondInterruptOfAPlatformCallerIsNotLeftPendingWhenRunThrowsTest {
             }
             caller.get().interrupt(); // the caller's second interrupt, while it waits for the owner to end
         });
-        CompletableFuture<Throwable> thrown = new CompletableFuture<>();
-        AtomicReference<Boolean> interruptedWhenRunEnded = new AtomicReference<>();
-        caller.set(Thread.ofPlatform().name("second-interrupt-caller").unstarted(() -> {
-            try {
-                thrown.complete(new AssertionError("run returned " + scope.run(() -> {
-                    new CountDownLatch(1).await();
-                    return null;
-                }, (key, prior) -> () -> {
-                    jobsStarted.countDown();
-                    new CountDownLatch(1).await();
-                    return null;
-                })));
-            } catch (Throwable t) {
-                thrown.complete(t);
-            } finally {
-                interruptedWhenRunEnded.set(Thread.currentThread().isInterrupted());
-            }
-        }));
+        RunOnACaller run = new RunOnACaller(Thread.ofPlatform().name("second-interrupt-caller"), scope, () -> {
+            new CountDownLatch(1).await();
+            return null;
+        }, (key, prior) -> () -> {
+            jobsStarted.countDown();
+            new CountDownLatch(1).await();
+            return null;
+        });
+        caller.set(run.thread());
         caller.get().start();
         assertTrue(jobsStarted.await(5, TimeUnit.SECONDS), "the owner did not start two jobs");
         await().atMost(Duration.ofSeconds(5)).until(() -> caller.get().getState() == Thread.State.WAITING);
 
         caller.get().interrupt(); // the caller's first interrupt
 
-        Throwable outcome;
-        try {
-            outcome = thrown.get(10, TimeUnit.SECONDS);
-        } catch (ExecutionException e) {
-            throw new AssertionError(e.getCause());
-        }
-        caller.get().join(Duration.ofSeconds(5));
+        run.assertThrewInterruptedExceptionWithTheInterruptCleared(threads, "the platform caller");
         assertNull(hookProblem.get());
-        assertInstanceOf(InterruptedException.class, outcome);
-        assertEquals(List.of(), threads.stream().filter(Thread::isAlive).toList());
-        assertFalse(interruptedWhenRunEnded.get(),
-                "run threw InterruptedException and left the platform caller's interrupt set");
     }
 }
