@@ -94,6 +94,11 @@ final class Scheduler {
     // with every worker taken). Entries of segments the client has read are dropped at the next withdrawal.
     @GuardedBy("lock")
     private Map<JobKey, UnitCounts> withdrawnCounts;
+    // Under an engine-wide cap: the client's re-run waits for a place a job of this request is to free (rerun said so),
+    // until one is kept for it or the re-run is handed out. The next job to end keeps its place for it, as a withdrawn
+    // job does, instead of giving it to the fair-share queue.
+    @GuardedBy("lock")
+    private boolean rerunWantsAPlace;
     // Written under the lock, only ever from false to true; volatile for isNeededByItsJob, which reads them without it.
     private volatile boolean stopped;
     private volatile boolean failed;
@@ -290,6 +295,10 @@ final class Scheduler {
                         }
                         board.scheduled(key);
                         alive++;
+                        if (key.segment() == board.reading()) {
+                            // The client's segment has its place: nothing is kept for its re-run any more.
+                            rerunWantsAPlace = false;
+                        }
                         keys[handedOut] = key;
                         priors[handedOut++] = withdrawnCounts == null ? board.prior(key) : priorOf(key);
                     }
@@ -337,7 +346,15 @@ final class Scheduler {
             // A request with its next unit ready takes its turn for the permit this job frees, with the others.
             // (Only under a cap: with none, nothing is shared and a job's end costs no look at the board.)
             if (permits != JobPermits.UNLIMITED) {
-                permits.release(!stopped && !failed && !board.finished() && board.next() != null);
+                if (rerunWantsAPlace && !stopped && !failed) {
+                    // The client's re-run waits for a place its own request frees: this one, as the guide's "that place
+                    // stays with the request" says of a withdrawn job's (given to the queue, another request could
+                    // take it, and the client would wait for the request's next job to end).
+                    rerunWantsAPlace = false;
+                    permits.keep();
+                } else {
+                    permits.release(!stopped && !failed && !board.finished() && board.next() != null);
+                }
             }
             changed();
         } finally {
@@ -593,10 +610,13 @@ final class Scheduler {
             board.rerun();
             changed();
             if (alive >= workers) {
+                // The job that frees the worker frees a place under a cap too: it is the re-run's (jobEnded).
+                rerunWantsAPlace = permits != JobPermits.UNLIMITED;
                 return true;
             }
             if (permits.wouldWait()) {
                 // Under an engine-wide cap with no permit to be had, a worker of its own is what the re-run can use.
+                rerunWantsAPlace = alive > 0;
                 return alive > 0;
             }
             // A permit is free (or handed to this request): the re-run's from now, kept for it as a withdrawn job's is.
@@ -608,7 +628,8 @@ final class Scheduler {
             }
             // The look above and this take are two holds of the cap's lock: another request's owner took the place in
             // between (this request now waits for one). As if none had been free: a job of its own gives one up.
-            return alive > 0 && !stopped && !failed;
+            rerunWantsAPlace = alive > 0 && !stopped && !failed;
+            return rerunWantsAPlace;
         } finally {
             lock.unlock();
         }
@@ -631,6 +652,7 @@ final class Scheduler {
             withdrawnCounts.put(key, counts);
             alive--;
             // Withdrawn for the client's re-run: its permit stays with this request, for that re-run.
+            rerunWantsAPlace = false;
             permits.keep();
             board.withdrawn(key);
             changed();
