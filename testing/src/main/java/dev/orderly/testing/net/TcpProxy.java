@@ -322,14 +322,13 @@ public final class TcpProxy implements AutoCloseable {
                 return; // the listener was closed
             }
             Link link = new Link(this, client, target);
-            if (register(link)) {
-                link.start();
-            } else {
+            if (!register(link)) {
                 link.reset();
             }
         }
     }
 
+    /** Counts and starts {@code link}; false (neither done) once closed. */
     private boolean register(Link link) {
         lock.lock();
         try {
@@ -337,6 +336,9 @@ public final class TcpProxy implements AutoCloseable {
                 return false;
             }
             links.add(link);
+            // Started under the lock: a cut() that took the link between the two found no thread to wait for and
+            // returned, and the link's connect thread started after it.
+            link.start();
             return true;
         } finally {
             lock.unlock();
