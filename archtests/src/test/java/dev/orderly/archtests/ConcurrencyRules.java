@@ -16,11 +16,15 @@ import java.util.Set;
 import java.util.Timer;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ForkJoinTask;
+import java.util.concurrent.SubmissionPublisher;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.StreamSupport;
 
 /**
  * How {@code api} and {@code engine} may wait and run things: waiting is a
@@ -93,7 +97,10 @@ final class ConcurrencyRules {
      * {@code *Async} methods without an {@code Executor}, {@code delayedExecutor}, and parallel streams; nor the
      * calls that borrow a JDK platform thread less visibly: {@code Arrays.parallelSort}, {@code parallelPrefix} and
      * {@code parallelSetAll} (the common pool's workers) and {@code CompletableFuture.orTimeout} and
-     * {@code completeOnTimeout} (the JDK's delay scheduler thread completes the future and runs its dependent stages).
+     * {@code completeOnTimeout} (the JDK's delay scheduler thread completes the future and runs its dependent stages);
+     * nor {@code CompletableFuture.defaultExecutor()}, any {@code StreamSupport} stream (its parallel flag is an
+     * argument), {@code ForkJoinTask.fork} and {@code invokeAll}, a {@code SubmissionPublisher} without an
+     * {@code Executor}, or a {@code ConcurrentHashMap} bulk operation with a parallelism threshold (the common pool).
      * {@code Thread.ofVirtual()}, {@code Thread.startVirtualThread} and
      * {@code Executors.newVirtualThreadPerTaskExecutor()} are what the engine uses instead.
      */
@@ -138,15 +145,22 @@ final class ConcurrencyRules {
 
     private static final DescribedPredicate<JavaCodeUnitAccess<?>> PLATFORM_THREAD_CONSTRUCTOR =
             DescribedPredicate.describe(
-                    "a constructor of Thread (or a subclass), ThreadPoolExecutor, ForkJoinPool or java.util.Timer",
+                    "a constructor of Thread (or a subclass), ThreadPoolExecutor, ForkJoinPool, java.util.Timer or"
+                            + " SubmissionPublisher without an Executor",
                     call -> call.getName().equals(JavaConstructor.CONSTRUCTOR_NAME)
                             && (ownerIs(call, Thread.class) || ownerIs(call, ThreadPoolExecutor.class)
-                                    || ownerIs(call, ForkJoinPool.class) || ownerIs(call, Timer.class)));
+                                    || ownerIs(call, ForkJoinPool.class) || ownerIs(call, Timer.class)
+                                    // Without an Executor it delivers on the common pool (or a new platform thread
+                                    // per item when the pool's parallelism is 1).
+                                    || ownerIs(call, SubmissionPublisher.class)
+                                            && call.getTarget().getRawParameterTypes().stream()
+                                                    .noneMatch(p -> p.isAssignableTo(Executor.class))));
 
     private static final DescribedPredicate<JavaCodeUnitAccess<?>> PLATFORM_THREAD_METHOD = DescribedPredicate.describe(
             "Thread.ofPlatform, a platform-thread Executors factory, ForkJoinPool.commonPool, an *Async"
-                    + " method without an Executor, delayedExecutor, orTimeout, completeOnTimeout, a parallel stream"
-                    + " or an Arrays.parallel* method",
+                    + " method without an Executor, delayedExecutor, defaultExecutor, orTimeout, completeOnTimeout, a"
+                    + " parallel or StreamSupport stream, an Arrays.parallel* method, ForkJoinTask.fork or invokeAll,"
+                    + " or a ConcurrentHashMap bulk operation with a parallelism threshold",
             call -> {
                 String name = call.getName();
                 if (ownerIs(call, Thread.class)) {
@@ -160,7 +174,9 @@ final class ConcurrencyRules {
                 }
                 if (ownerIs(call, CompletableFuture.class) || ownerIs(call, CompletionStage.class)) {
                     // orTimeout and completeOnTimeout complete the future on the JDK's delay scheduler thread.
-                    return name.equals("delayedExecutor") || name.equals("orTimeout")
+                    // defaultExecutor() hands out the common pool itself.
+                    return name.equals("delayedExecutor") || name.equals("defaultExecutor")
+                            || name.equals("orTimeout")
                             || name.equals("completeOnTimeout") || (name.endsWith("Async")
                             && call.getTarget().getRawParameterTypes().stream()
                                     .noneMatch(p -> p.isAssignableTo(Executor.class)));
@@ -174,6 +190,20 @@ final class ConcurrencyRules {
                 if (ownerIs(call, java.util.Arrays.class)) {
                     // parallelSort, parallelPrefix, parallelSetAll: split over the common pool's workers.
                     return name.startsWith("parallel");
+                }
+                if (ownerIs(call, StreamSupport.class)) {
+                    // Every method takes a "parallel" flag, an argument a call rule cannot read: api and engine
+                    // use none, so all are refused rather than let stream(spliterator, true) through.
+                    return true;
+                }
+                if (ownerIs(call, ForkJoinTask.class)) {
+                    // Outside a pool, fork() (and invokeAll, which forks) runs the task on the common pool.
+                    return name.equals("fork") || name.equals("invokeAll");
+                }
+                if (ownerIs(call, ConcurrentHashMap.class)) {
+                    // The bulk operations taking a parallelismThreshold first run on the common pool above it.
+                    List<String> params = parameterNames(call);
+                    return !params.isEmpty() && params.get(0).equals("long");
                 }
                 return false;
             });
