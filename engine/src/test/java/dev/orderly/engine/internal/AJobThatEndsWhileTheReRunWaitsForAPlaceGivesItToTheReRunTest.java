@@ -9,9 +9,7 @@ import dev.orderly.api.JobKey;
 import dev.orderly.api.RequestPlan;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -65,13 +63,7 @@ class AJobThatEndsWhileTheReRunWaitsForAPlaceGivesItToTheReRunTest {
             JobShares.Share aShare = cap.shares().get("a");
             assertFalse(aShare.waiting(), "the place segment 1 freed went to request b, while the client's re-run of"
                     + " request a waits for one behind segment 2 (a whole tier2 job): " + cap);
-            try {
-                assertEquals(new JobKey(0, 0), owner.get(5, TimeUnit.SECONDS).key(), "the re-run");
-            } catch (TimeoutException e) {
-                throw new AssertionError("the re-run waits for a place: " + cap, e);
-            } catch (ExecutionException e) {
-                throw new AssertionError("awaitNextJob threw", e.getCause());
-            }
+            assertEquals(new JobKey(0, 0), SchedulerTest.result(owner, "the re-run", () -> ": " + cap).key(), "the re-run");
             assertFalse(bSecond.isDone(), "b still waits for a place: " + cap);
         } finally {
             a.stop();

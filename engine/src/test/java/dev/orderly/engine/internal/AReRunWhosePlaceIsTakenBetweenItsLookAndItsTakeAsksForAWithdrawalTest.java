@@ -6,9 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.orderly.api.JobKey;
 import dev.orderly.api.RequestPlan;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -103,13 +101,7 @@ class AReRunWhosePlaceIsTakenBetweenItsLookAndItsTakeAsksForAWithdrawalTest {
             // The walker has segment 1's job give its place up: the re-run gets it, ahead of any other request.
             a.jobWithdrawn(one.key(), ONE_DIAL);
             CompletableFuture<Launch> owner = SchedulerTest.inBackground(a::awaitNextJob);
-            try {
-                assertEquals(new JobKey(0, 0), owner.get(5, TimeUnit.SECONDS).key(), "the re-run");
-            } catch (TimeoutException e) {
-                throw new AssertionError("the re-run waits for a place: " + cap, e);
-            } catch (ExecutionException e) {
-                throw new AssertionError("awaitNextJob threw", e.getCause());
-            }
+            assertEquals(new JobKey(0, 0), SchedulerTest.result(owner, "the re-run", () -> ": " + cap).key(), "the re-run");
         } finally {
             a.stop();
             other.close();

@@ -17,6 +17,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -52,10 +53,19 @@ class SchedulerTest {
     }
 
     private static <T> T result(CompletableFuture<T> call, String what) throws Exception {
+        return result(call, what, () -> "");
+    }
+
+    /**
+     * What {@code call} (made {@linkplain #inBackground in the background}) returns within 5 s; otherwise fails
+     * with {@code what}, and {@code state} as it is then (the cap, say), to show why.
+     */
+    static <T> T result(CompletableFuture<T> call, String what, Supplier<String> state) throws InterruptedException {
         try {
             return call.get(5, TimeUnit.SECONDS);
         } catch (TimeoutException e) {
-            throw new AssertionError(what + " still waiting 5 s after the event that should release it", e);
+            throw new AssertionError(what + " still waiting 5 s after the event that should release it" + state.get(),
+                    e);
         } catch (ExecutionException e) {
             throw new AssertionError(what + " threw", e.getCause());
         }
