@@ -2,11 +2,9 @@ package dev.orderly.archtests;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.EvaluationResult;
-import java.util.List;
 import java.util.Spliterator;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -107,14 +105,7 @@ class StreamSupportForkSubmissionPublisherAndDefaultExecutorAreCaughtByThePlatfo
             StreamSupportReference.class, Fork.class, ForkOfASubclass.class, InvokeAll.class,
             NewSubmissionPublisher.class, ParallelBulkOperation.class, DefaultExecutor.class})
     void aCallThatRunsOnAJdkPlatformThreadBreaksTheRule(Class<?> bad) {
-        ArchRule rule = ConcurrencyRules.noPlatformThreads(HERE);
-        JavaClasses classes = new ClassFileImporter().importClasses(bad);
-        EvaluationResult result = rule.evaluate(classes);
-        assertTrue(result.hasViolation(), () -> bad.getSimpleName() + " passed: " + rule.getDescription());
-        List<String> details = result.getFailureReport().getDetails();
-        assertTrue(details.stream().anyMatch(d -> d.contains(bad.getName())
-                        && (d.contains("calls ") || d.contains("references "))),
-                () -> "expected a violation naming " + bad.getName() + ", got " + details);
+        ParallelSortAndCompletableFutureTimeoutsAreCaughtByThePlatformThreadRuleTest.assertThePlatformThreadRuleRejects(bad);
     }
 
     static final class PublisherOnAGivenExecutor {
