@@ -2,14 +2,8 @@ package dev.orderly.testing.net;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
-import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Timeout;
@@ -28,55 +22,22 @@ class ACloseWaitsForTheThreadsOfALinkThatResetItselfTest {
 
     @RepeatedTest(30)
     void aCloseRightAfterTheTargetResetEveryConnectionReturnsOnlyOnceTheirThreadsEnded() throws Exception {
-        InetAddress loopback = InetAddress.getLoopbackAddress();
-        List<Socket> clients = new ArrayList<>();
-        List<Socket> servers = new ArrayList<>();
-        try (ServerSocket target = new ServerSocket(0, LINKS + 10, loopback)) {
-            TcpProxy proxy = TcpProxy.start(new InetSocketAddress(loopback, target.getLocalPort()));
-            try {
-                for (int i = 0; i < LINKS; i++) {
-                    Socket client = new Socket(loopback, proxy.port());
-                    clients.add(client);
-                    Socket server = target.accept();
-                    servers.add(server);
-                    client.getOutputStream().write(1);
-                    assertEquals(1, server.getInputStream().read()); // this link's pumps run
-                }
-                Set<String> names = new HashSet<>();
-                names.add("tcp-proxy-accept-" + proxy.port());
-                for (Socket c : clients) {
-                    names.add("tcp-proxy-connect-" + c.getLocalPort());
-                    for (String way : List.of("up", "down")) {
-                        for (String end : List.of("read", "write")) {
-                            names.add("tcp-proxy-" + c.getLocalPort() + "-" + way + "-" + end);
-                        }
-                    }
-                }
-                // The target resets every connection: each link sees it and resets itself, not through the proxy.
-                for (Socket s : servers) {
-                    s.setSoLinger(true, 0);
-                    s.close();
-                }
-                // Spun, not polled: the window between a link leaving the proxy's count and its threads' end is
-                // what the close must cover, and a poll's interval would outlast it. Bounded either way.
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-                while (proxy.connections() > 0 && System.nanoTime() < deadline) {
-                    Thread.onSpinWait();
-                }
-                assertEquals(0, proxy.connections(), "the links did not see their target's reset in 10 s");
-                proxy.close();
-                List<String> left = Thread.getAllStackTraces().keySet().stream()
-                        .filter(Thread::isAlive).map(Thread::getName).filter(names::contains).toList();
-                assertEquals(List.of(), left, "threads of the proxy alive after close() returned");
-            } finally {
-                proxy.close();
-                for (Socket s : clients) {
-                    s.close();
-                }
-                for (Socket s : servers) {
-                    s.close();
-                }
+        try (ProxiedLinks links = new ProxiedLinks(LINKS)) {
+            TcpProxy proxy = links.proxy();
+            // The target resets every connection: each link sees it and resets itself, not through the proxy.
+            for (Socket s : links.servers()) {
+                s.setSoLinger(true, 0);
+                s.close();
             }
+            // Spun, not polled: the window between a link leaving the proxy's count and its threads' end is what the
+            // close must cover, and a poll's interval would outlast it. Bounded either way.
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (proxy.connections() > 0 && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+            }
+            assertEquals(0, proxy.connections(), "the links did not see their target's reset in 10 s");
+            proxy.close();
+            assertEquals(List.of(), links.aliveThreads(), "threads of the proxy alive after close() returned");
         }
     }
 }
