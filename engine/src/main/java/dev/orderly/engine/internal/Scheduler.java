@@ -99,6 +99,11 @@ final class Scheduler {
     // job does, instead of giving it to the fair-share queue.
     @GuardedBy("lock")
     private boolean rerunWantsAPlace;
+    // Under an engine-wide cap: since the last rerun, a place was kept for the client's re-run (a job's end or
+    // withdrawal) or the re-run was handed out. A job withdrawn for it that reports later (a withdrawal is reported
+    // when the job next stops) frees a place the re-run does not need: it goes to the fair-share queue.
+    @GuardedBy("lock")
+    private boolean rerunHasAPlace;
     // Written under the lock, only ever from false to true; volatile for isNeededByItsJob, which reads them without it.
     private volatile boolean stopped;
     private volatile boolean failed;
@@ -295,9 +300,10 @@ final class Scheduler {
                         }
                         board.scheduled(key);
                         alive++;
-                        if (key.segment() == board.reading()) {
+                        if (key.segment() == board.reading() && rerunWantsAPlace) {
                             // The client's segment has its place: nothing is kept for its re-run any more.
                             rerunWantsAPlace = false;
+                            rerunHasAPlace = true;
                         }
                         keys[handedOut] = key;
                         priors[handedOut++] = withdrawnCounts == null ? board.prior(key) : priorOf(key);
@@ -351,6 +357,7 @@ final class Scheduler {
                     // stays with the request" says of a withdrawn job's (given to the queue, another request could
                     // take it, and the client would wait for the request's next job to end).
                     rerunWantsAPlace = false;
+                    rerunHasAPlace = true;
                     permits.keep();
                 } else {
                     permits.release(!stopped && !failed && !board.finished() && board.next() != null);
@@ -609,6 +616,7 @@ final class Scheduler {
             requireReading(segment);
             board.rerun();
             changed();
+            rerunHasAPlace = false;
             if (alive >= workers) {
                 // The job that frees the worker frees a place under a cap too: it is the re-run's (jobEnded).
                 rerunWantsAPlace = permits != JobPermits.UNLIMITED;
@@ -624,6 +632,7 @@ final class Scheduler {
             // wait in the queue with no job of its own asked to give a place up.
             if (permits.take()) {
                 permits.keep();
+                rerunHasAPlace = true;
                 return false;
             }
             // The look above and this take are two holds of the cap's lock: another request's owner took the place in
@@ -651,10 +660,18 @@ final class Scheduler {
             withdrawnCounts.keySet().removeIf(unit -> unit.segment() < client);
             withdrawnCounts.put(key, counts);
             alive--;
-            // Withdrawn for the client's re-run: its permit stays with this request, for that re-run.
-            rerunWantsAPlace = false;
-            permits.keep();
             board.withdrawn(key);
+            if (rerunHasAPlace && !stopped && !failed) {
+                // The re-run got a place while this job went on to its next stop (another job of the request ended
+                // and kept its place for it, or it was handed out): kept too, this one would be a second place for
+                // one re-run, held while requests with fewer jobs wait. It goes to the queue, as a job's end does.
+                permits.release(!board.finished() && board.next() != null);
+            } else {
+                // Withdrawn for the client's re-run: its permit stays with this request, for that re-run.
+                rerunWantsAPlace = false;
+                rerunHasAPlace = true;
+                permits.keep();
+            }
             changed();
         } finally {
             lock.unlock();
