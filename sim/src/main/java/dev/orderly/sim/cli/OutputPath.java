@@ -3,6 +3,8 @@ package dev.orderly.sim.cli;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.AccessDeniedException;
+import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
@@ -76,24 +78,49 @@ final class OutputPath {
      * that is there is opened for writing, not truncated: the check changes nothing a refused run would leave.
      */
     static void tryCreate(Path path) throws IOException {
+        // Two commands started at once in one directory check their pictures in the same new orderly-out/: the other
+        // one makes and removes the directories this one makes and removes. A directory it made as this one looked is
+        // there (FileAlreadyExistsException), one it removed is made again (NoSuchFileException): a few tries, not a
+        // refusal of a path that can be written.
+        for (int attempt = 1; ; attempt++) {
+            try {
+                tryCreateOnce(path);
+                return;
+            } catch (FileAlreadyExistsException | NoSuchFileException e) {
+                if (attempt == CREATE_ATTEMPTS) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    private static final int CREATE_ATTEMPTS = 5;
+
+    private static void tryCreateOnce(Path path) throws IOException {
         if (Files.exists(path)) {
             try (FileChannel ignored = FileChannel.open(path, StandardOpenOption.WRITE)) {
                 return;
             }
         }
-        Deque<Path> made = new ArrayDeque<>();
+        Deque<Path> missing = new ArrayDeque<>();
+        for (Path d = path.getParent(); !Files.exists(d); d = d.getParent()) {
+            missing.push(d);
+        }
+        Deque<Path> made = new ArrayDeque<>(); // only what this check made: the deepest first
         try {
-            for (Path d = path.getParent(); !Files.exists(d); d = d.getParent()) {
-                made.push(d);
-            }
-            for (Path d : made) {
+            for (Path d : missing) {
                 Files.createDirectory(d);
+                made.push(d);
             }
             Files.createFile(path);
             Files.delete(path);
         } finally {
-            while (!made.isEmpty()) {
-                Files.deleteIfExists(made.removeLast());
+            try {
+                while (!made.isEmpty()) {
+                    Files.deleteIfExists(made.pop());
+                }
+            } catch (DirectoryNotEmptyException inUse) {
+                // Another command's file is in it now (and in every directory above it): theirs to keep.
             }
         }
     }
