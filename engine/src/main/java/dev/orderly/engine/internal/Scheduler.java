@@ -300,8 +300,9 @@ final class Scheduler {
                         }
                         board.scheduled(key);
                         alive++;
-                        if (key.segment() == board.reading() && rerunWantsAPlace) {
-                            // The client's segment has its place: nothing is kept for its re-run any more.
+                        if (rerunWantsAPlace && key.segment() == board.reading()) {
+                            // The client's segment has its place: nothing is kept for its re-run any more. (The flag
+                            // first: without a cap it is never set, and the launch makes no other look.)
                             rerunWantsAPlace = false;
                             rerunHasAPlace = true;
                         }
