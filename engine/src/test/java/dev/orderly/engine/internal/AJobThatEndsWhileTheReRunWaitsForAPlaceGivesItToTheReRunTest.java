@@ -1,13 +1,10 @@
 package dev.orderly.engine.internal;
 
-import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.orderly.api.JobKey;
 import dev.orderly.api.RequestPlan;
-import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -30,7 +27,6 @@ class AJobThatEndsWhileTheReRunWaitsForAPlaceGivesItToTheReRunTest {
 
     /** 10 segments of 1 stage, 3 workers. */
     private static final RequestPlan PLAN = new RequestPlan(0, 10, 1, 3);
-    private static final UnitCounts ONE_DIAL = new UnitCounts(1, 0, 0, 1);
 
     @Test
     void thePlaceFreedByTheRequestsOwnJobGoesToTheReRun() throws Exception {
@@ -39,27 +35,14 @@ class AJobThatEndsWhileTheReRunWaitsForAPlaceGivesItToTheReRunTest {
         Scheduler a = new Scheduler(PLAN, 3, false, cap.join("a"));
         Scheduler b = new Scheduler(PLAN, 3, false, cap.join("b"));
         try {
-            Launch zero = a.awaitNextJob();
-            Launch one = a.awaitNextJob();
-            Launch two = a.awaitNextJob();
-            assertEquals(new JobKey(2, 0), two.key());
-            CompletableFuture<Launch> bFirst = SchedulerTest.inBackground(b::awaitNextJob);
-            await().atMost(Duration.ofSeconds(5)).until(() -> cap.waiting() == 1);
-            // Segment 0 ends; a has nothing to launch, so its place goes to b.
-            a.jobEnded(zero.key(), true, ONE_DIAL);
-            assertEquals(new JobKey(0, 0), bFirst.get(5, TimeUnit.SECONDS).key());
-
-            // Segment 0's output is missing: no place is free, and a's jobs of segments 1 and 2 are on a tier2 (the
-            // walker finds none to withdraw; the first to come off its tier2, or to end, is to free a place).
-            assertTrue(a.rerun(0), "no place is to be had: a job of its own must free one");
-            // b asks for its next place, then a's owner for the re-run's.
-            CompletableFuture<Launch> bSecond = SchedulerTest.inBackground(b::awaitNextJob);
-            await().atMost(Duration.ofSeconds(5)).until(() -> cap.waiting() == 1);
-            CompletableFuture<Launch> owner = SchedulerTest.inBackground(a::awaitNextJob);
-            await().atMost(Duration.ofSeconds(5)).until(() -> cap.waiting() == 2);
+            // Segments 1 and 2 are on a tier2: the walker finds none to withdraw for the re-run; the first to come
+            // off its tier2, or to end, is to free a place.
+            ReRunBehindAFullCap at = ReRunBehindAFullCap.drive(cap, a, b, 3);
+            CompletableFuture<Launch> owner = at.owner();
+            CompletableFuture<Launch> bSecond = at.bNext();
 
             // Segment 1's job of a ends: the place it frees is the one the client's re-run waits for.
-            a.jobEnded(one.key(), true, ONE_DIAL);
+            a.jobEnded(at.launched().get(1).key(), true, ReRunBehindAFullCap.ONE_DIAL);
             JobShares.Share aShare = cap.shares().get("a");
             assertFalse(aShare.waiting(), "the place segment 1 freed went to request b, while the client's re-run of"
                     + " request a waits for one behind segment 2 (a whole tier2 job): " + cap);

@@ -1,12 +1,9 @@
 package dev.orderly.engine.internal;
 
-import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.orderly.api.JobKey;
 import dev.orderly.api.RequestPlan;
-import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -33,7 +30,6 @@ class AWithdrawalAfterTheReRunHasItsPlaceGivesThePlaceToTheQueueTest {
 
     /** 10 segments of 1 stage, 4 workers. */
     private static final RequestPlan PLAN = new RequestPlan(0, 10, 1, 4);
-    private static final UnitCounts ONE_DIAL = new UnitCounts(1, 0, 0, 1);
 
     @Test
     void theWithdrawnJobsPlaceGoesToTheRequestWithFewerJobs() throws Exception {
@@ -42,27 +38,15 @@ class AWithdrawalAfterTheReRunHasItsPlaceGivesThePlaceToTheQueueTest {
         Scheduler a = new Scheduler(PLAN, 4, false, cap.join("a"));
         Scheduler b = new Scheduler(PLAN, 4, false, cap.join("b"));
         try {
-            Launch zero = a.awaitNextJob();
-            Launch one = a.awaitNextJob();
-            a.awaitNextJob();
-            Launch three = a.awaitNextJob();
-            assertEquals(new JobKey(3, 0), three.key());
-            CompletableFuture<Launch> bFirst = SchedulerTest.inBackground(b::awaitNextJob);
-            await().atMost(Duration.ofSeconds(5)).until(() -> cap.waiting() == 1);
-            // Segment 0 ends; a has nothing to launch, so its place goes to b.
-            a.jobEnded(zero.key(), true, ONE_DIAL);
-            assertEquals(new JobKey(0, 0), bFirst.get(5, TimeUnit.SECONDS).key());
-
-            // Segment 0's output is missing and no place is free: the walker asks segment 3's job (not on a tier2,
-            // dialing) to give its place up; it reports the withdrawal when its dial ends.
-            assertTrue(a.rerun(0), "no place is to be had: a job of its own must free one");
-            CompletableFuture<Launch> bSecond = SchedulerTest.inBackground(b::awaitNextJob);
-            await().atMost(Duration.ofSeconds(5)).until(() -> cap.waiting() == 1);
-            CompletableFuture<Launch> owner = SchedulerTest.inBackground(a::awaitNextJob);
-            await().atMost(Duration.ofSeconds(5)).until(() -> cap.waiting() == 2);
+            // The walker asks segment 3's job (not on a tier2, dialing) to give its place up for the re-run; it
+            // reports the withdrawal when its dial ends.
+            ReRunBehindAFullCap at = ReRunBehindAFullCap.drive(cap, a, b, 4);
+            Launch three = at.launched().get(3);
+            CompletableFuture<Launch> owner = at.owner();
+            CompletableFuture<Launch> bSecond = at.bNext();
 
             // Segment 1's job ends first: its place goes to the re-run.
-            a.jobEnded(one.key(), true, ONE_DIAL);
+            a.jobEnded(at.launched().get(1).key(), true, ReRunBehindAFullCap.ONE_DIAL);
             assertEquals(new JobKey(0, 0), owner.get(5, TimeUnit.SECONDS).key(), "the re-run");
             assertEquals(3, cap.shares().get("a").held(), "a: the re-run, segments 2 and 3: " + cap.shares());
             assertEquals(1, cap.shares().get("b").held(), "b: segment 0: " + cap.shares());
@@ -71,7 +55,7 @@ class AWithdrawalAfterTheReRunHasItsPlaceGivesThePlaceToTheQueueTest {
 
             // Segment 3's job reports its withdrawal: the re-run has its place, so this one is freed for the queue,
             // where b (1 job) comes before a (2 jobs left).
-            a.jobWithdrawn(three.key(), ONE_DIAL);
+            a.jobWithdrawn(three.key(), ReRunBehindAFullCap.ONE_DIAL);
             try {
                 assertEquals(new JobKey(1, 0), bSecond.get(5, TimeUnit.SECONDS).key());
             } catch (TimeoutException e) {
