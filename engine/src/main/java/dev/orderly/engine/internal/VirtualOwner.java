@@ -17,9 +17,9 @@ import org.slf4j.MDC;
  * <p>The caller waits for the owner to end before it returns or throws, whatever happens: an interrupt of the caller
  * is passed on to the owner (which cancels the request and throws {@link InterruptedException}), and the caller then
  * waits on, not interruptibly, so nothing of the request outlives the call. An interrupt that comes as the owner ends
- * well is kept set on the caller; one that comes as it ends by {@link InterruptedException} is cleared with it. The owner inherits the caller's inheritable thread locals (as the jobs did from a
- * caller that owned them) and takes the caller's MDC when the binding keeps one. Whatever the owner throws is thrown
- * by the caller, unchanged.
+ * well is kept set on the caller; one that comes as it ends by {@link InterruptedException} is cleared with it. The
+ * owner inherits the caller's inheritable thread locals (as the jobs did from a caller that owned them) and takes the
+ * caller's MDC when the binding keeps one. Whatever the owner throws is thrown by the caller, unchanged.
  *
  * <p>Stateless; each call of {@link #run} uses its own thread and {@link Outcome}, written by the owner and read by
  * the caller after {@link Thread#join()} (which orders the two).
