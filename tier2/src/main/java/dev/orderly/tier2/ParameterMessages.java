@@ -1,6 +1,7 @@
 package dev.orderly.tier2;
 
 import dev.orderly.api.ClosestName;
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -112,16 +113,24 @@ public final class ParameterMessages {
         if (!value.strip().matches("[+-]?[0-9]+")) {
             return "";
         }
+        // Only a number that does not fit: ' 5' was refused for its space, and was told a range that holds 5.
+        BigInteger number = new BigInteger(value.strip());
         if (type == long.class || type == Long.class) {
-            return " from " + Long.MIN_VALUE + " to " + Long.MAX_VALUE;
+            return outside(number, Long.MIN_VALUE, Long.MAX_VALUE);
         }
         if (type == int.class || type == Integer.class) {
-            return " from " + Integer.MIN_VALUE + " to " + Integer.MAX_VALUE;
+            return outside(number, Integer.MIN_VALUE, Integer.MAX_VALUE);
         }
         if (type == short.class || type == Short.class) {
-            return " from " + Short.MIN_VALUE + " to " + Short.MAX_VALUE;
+            return outside(number, Short.MIN_VALUE, Short.MAX_VALUE);
         }
         return "";
+    }
+
+    /** The range {@code min..max} in words when {@code number} is outside it; else nothing. */
+    private static String outside(BigInteger number, long min, long max) {
+        return number.compareTo(BigInteger.valueOf(min)) < 0 || number.compareTo(BigInteger.valueOf(max)) > 0
+                ? " from " + min + " to " + max : "";
     }
 
     /**
