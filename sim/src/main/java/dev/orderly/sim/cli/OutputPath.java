@@ -96,7 +96,21 @@ final class OutputPath {
 
     private static final int CREATE_ATTEMPTS = 5;
 
+    /** The most links followed to a file, as Linux's own limit: a loop of links is refused, not followed for ever. */
+    private static final int MAX_LINKS = 40;
+
     private static void tryCreateOnce(Path path) throws IOException {
+        // A link to a file not there yet: the write follows it and creates that file (not its directory), so that is
+        // what to try; creating the link's own path failed, as it exists, and a path that can be written was refused.
+        Path target = path;
+        for (int hops = 0; hops < MAX_LINKS && Files.isSymbolicLink(target) && !Files.exists(target); hops++) {
+            target = target.resolveSibling(Files.readSymbolicLink(target));
+        }
+        if (!target.equals(path)) {
+            Files.createFile(target);
+            Files.delete(target);
+            return;
+        }
         if (Files.exists(path)) {
             try (FileChannel ignored = FileChannel.open(path, StandardOpenOption.WRITE)) {
                 return;
