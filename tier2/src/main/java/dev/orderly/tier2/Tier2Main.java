@@ -6,6 +6,7 @@ import dev.orderly.s3.S3Clients;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
@@ -213,6 +214,12 @@ public final class Tier2Main implements Callable<Integer> {
         }
         if (healthPort != null) {
             builder.healthPort(healthPort);
+        }
+        // A name that does not resolve, or a port written into it (127.0.0.1:9000), was "not loopback: give --tls-cert"
+        // or, with --insecure-plaintext, gRPC's "Failed to bind to address 127.0.0.1:9000/<unresolved>:0", exit 1.
+        if (new InetSocketAddress(host, 0).isUnresolved()) {
+            throw new ParameterException(cl, "--host=" + host + " does not resolve to an address"
+                    + (host.matches(".*[^:]:[0-9]+") ? "; give the port as --port=N" : ""));
         }
         // Every option before the worker is made or the bucket asked: a bad --host came out as the bucket's failure,
         // exit 1, after a check that may wait on the network for 90 s.
