@@ -384,13 +384,21 @@ public final class Tier2Main implements Callable<Integer> {
     static final class EndpointOption implements CommandLine.ITypeConverter<URI> {
         @Override
         public URI convert(String value) {
+            URI uri;
             try {
-                return new URI(value);
+                uri = new URI(value);
             } catch (URISyntaxException e) {
                 throw new CommandLine.TypeConversionException("'" + value + "' is not a URL: "
                         + e.getReason()
                         + (e.getIndex() < 0 ? "" : " at character " + (e.getIndex() + 1)));
             }
+            // Java's parser takes any digits as a port: 99999 was taken, and found only as the bucket was asked, after
+            // the worker was made (exit 1, "port out of range:99999", naming no option).
+            if (uri.getPort() > 65_535) {
+                throw new CommandLine.TypeConversionException("'" + value + "' is not a URL: port " + uri.getPort()
+                        + " is not between 0 and 65535");
+            }
+            return uri;
         }
     }
 
