@@ -256,7 +256,7 @@ final class JobRunner {
         }
         if (dialError != null) {
             // Not admitted: the listener hears of it only as a failure of the unit, not as the echo of the stop.
-            throw failedByError(job, "client", dialError, false);
+            throw failedByError(job, "client", dialError, false, handle);
         }
         if (error != null) {
             return retryOrFail(job, error, attempts, handle);
@@ -280,7 +280,7 @@ final class JobRunner {
             throw e;
         } catch (Error e) {
             // Admitted: the job hears its end whatever the Error is the echo of.
-            throw failedByError(job, "call", e, true);
+            throw failedByError(job, "call", e, true, handle);
         }
     }
 
@@ -290,8 +290,10 @@ final class JobRunner {
      * failure of the unit, logged as every failure is and heard by the listener; {@code alwaysHeard} is for an
      * admitted job, which hears its end either way.
      */
-    private Error failedByError(Job job, String who, Error e, boolean alwaysHeard) {
-        boolean ofTheUnit = needed.test(job.key());
+    private Error failedByError(Job job, String who, Error e, boolean alwaysHeard, JobHandle handle) {
+        // A unit covered while it dialed is no longer needed, but the Error still fails the request (only the stop's
+        // echo is not reported): it is the unit's failure, heard as such, unless the stop's cancel reached it first.
+        boolean ofTheUnit = needed.test(job.key()) || handle.cancelled() && !handle.cancelledByTheStop();
         if (ofTheUnit) {
             LOG.warn("{} failed fatally on attempt {}: tier2 {} threw {}", job.key(), job.attempt(), who, e.toString());
         }
