@@ -3,8 +3,9 @@ package dev.orderly.api;
 /**
  * Events of one request, for metrics and progress displays. Every method is a no-op by default.
  *
- * <p>Methods are called from the request's job threads, possibly many at once, so an implementation must be
- * thread-safe and quick. Whatever a listener throws, an {@code Error} such as a failed JUnit assertion included, is
+ * <p>Methods are called from the request's threads, possibly many at once, so an implementation must be thread-safe
+ * and quick: a job's events from its own thread, {@link #onRerun} and {@link #onSegmentDelivered} from the thread that
+ * delivers the segments, and the request's end from the thread that called {@code Engine.run}. Whatever a listener throws, an {@code Error} such as a failed JUnit assertion included, is
  * logged (the first with its stack trace, the rest counted) and never changes the request's outcome; only a
  * {@link VirtualMachineError} propagates.
  *
