@@ -3,8 +3,10 @@ package dev.orderly.engine;
 import dev.orderly.api.OutputStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.nio.channels.ClosedByInterruptException;
+import java.nio.channels.FileChannel;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -25,10 +27,10 @@ import java.util.UUID;
 /**
  * An {@link OutputStore} on disk: one file per segment, named {@code segment-<n>.out}, in one directory.
  *
- * <p>A write goes to a temporary file in the same directory and is then moved into place atomically, so a reader
- * sees either no file or the whole output, never part of one. A missing file reads as empty. Any other I/O problem is
- * an {@link IOException} whose message names the path, a file too long for a {@code byte[]} included. This class
- * is thread-safe.
+ * <p>A write goes to a temporary file in the same directory, forced to the disk, and is then moved into place
+ * atomically, so a reader sees either no file or the whole output, never part of one, after a crash of the machine
+ * too. A missing file reads as empty. Any other I/O problem is an {@link IOException} whose message names the path, a
+ * file too long for a {@code byte[]} included. This class is thread-safe.
  */
 public final class FileOutputStore implements OutputStore {
 
@@ -74,7 +76,16 @@ public final class FileOutputStore implements OutputStore {
             // Not Files.createTempFile: its file is rw------- whatever the umask, and the output moved into place
             // would be readable by this user alone, not by a tier1 running as another on the same file system.
             temp = dir.resolve("segment-" + segment + "-" + UUID.randomUUID() + ".tmp");
-            Files.write(temp, output, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+            try (FileChannel file = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+                ByteBuffer bytes = ByteBuffer.wrap(output);
+                while (bytes.hasRemaining()) {
+                    file.write(bytes);
+                }
+                // On the disk before its name is: a file system may make the rename durable before the data, and
+                // after a crash of the machine segment-<n>.out would be there with part of the output or none, which
+                // a resumed request takes for the whole of it.
+                file.force(false);
+            }
             try {
                 Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             } catch (AtomicMoveNotSupportedException e) {
