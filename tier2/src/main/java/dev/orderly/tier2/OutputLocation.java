@@ -5,6 +5,7 @@ import dev.orderly.engine.FileOutputStore;
 import dev.orderly.grpc.JobOutputs;
 import dev.orderly.s3.S3OutputStore;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
@@ -161,8 +162,18 @@ record OutputLocation(Path directory, String bucket, String prefix) {
     /** The outputs in a directory: request {@code R} in {@code directory/R/}. */
     JobOutputs inDirectory() {
         Path root = directory;
-        return (requestId, segment, output) -> new FileOutputStore(root.resolve(checked(requestId)))
-                .write(segment, output);
+        return (requestId, segment, output) -> {
+            Path requestDirectory = root.resolve(checked(requestId));
+            FileOutputStore store;
+            try {
+                store = new FileOutputStore(requestDirectory);
+            } catch (UncheckedIOException e) {
+                // A store that fails throws IOException (JobContext.writeOutput): a worker that catches it to handle a
+                // failed write must meet this one too, met when a request's first write makes its directory.
+                throw new IOException(e.getMessage(), e.getCause());
+            }
+            store.write(segment, output);
+        };
     }
 
     /** The outputs in the bucket: request {@code R} under {@code prefix + R + "/"}. */
