@@ -67,6 +67,9 @@ class JobHandle extends UnitCounts.Tally {
     // Whether the cancel that marked the job CANCELLED was the request's stop's (cancelForTheStop), not its unit's:
     // written, under the lock of jobs, only by that cancel, before its compare-and-set; read by the job's own thread.
     private volatile boolean byTheStop;
+    // Whether the request's stop's cancel came to the job at all, first or after its unit's (which it then leaves as
+    // it is): written, under the lock of jobs, by that cancel; read by the job's own thread.
+    private volatile boolean stopCame;
 
     /** The handle of a job of {@code key} that starts from the unit's {@code prior} counts; not yet started. */
     JobHandle(JobKey key, UnitCounts prior) {
@@ -203,6 +206,14 @@ class JobHandle extends UnitCounts.Tally {
         return byTheStop;
     }
 
+    /**
+     * True once the request's stop has come to the job, whether its cancel marked it or found it cancelled for its
+     * unit already: an Error heard from then on is not reported by the scope, which the stop cancels.
+     */
+    boolean stopCame() {
+        return stopCame;
+    }
+
     /** Closes the job's call, if it has one, and interrupts its thread, unless the job has ended. */
     void cancel() {
         cancel(false);
@@ -227,6 +238,9 @@ class JobHandle extends UnitCounts.Tally {
      * interrupts its thread; null if there is no call to close.
      */
     Tier2Call cancelledLocked(boolean forTheStop) {
+        if (forTheStop) {
+            stopCame = true;
+        }
         int s;
         int next;
         do {

@@ -292,8 +292,9 @@ final class JobRunner {
      */
     private Error failedByError(Job job, String who, Error e, boolean alwaysHeard, JobHandle handle) {
         // A unit covered while it dialed is no longer needed, but the Error still fails the request (only the stop's
-        // echo is not reported): it is the unit's failure, heard as such, unless the stop's cancel reached it first.
-        boolean ofTheUnit = needed.test(job.key()) || handle.cancelled() && !handle.cancelledByTheStop();
+        // echo is not reported): it is the unit's failure, heard as such, unless the stop's cancel has come to it, first
+        // or after the cover: the stopped scope reports no Error then, and a request that ended well heard a failure.
+        boolean ofTheUnit = needed.test(job.key()) || handle.cancelled() && !handle.stopCame();
         if (ofTheUnit) {
             LOG.warn("{} failed fatally on attempt {}: tier2 {} threw {}", job.key(), job.attempt(), who, e.toString());
         }
