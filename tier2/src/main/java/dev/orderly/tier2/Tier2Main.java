@@ -394,8 +394,14 @@ public final class Tier2Main implements Callable<Integer> {
             }
             // Java's parser takes any digits as a port: 99999 was taken, and found only as the bucket was asked, after
             // the worker was made (exit 1, "port out of range:99999", naming no option).
-            if (uri.getPort() > 65_535) {
-                throw new CommandLine.TypeConversionException("'" + value + "' is not a URL: port " + uri.getPort()
+            // More digits than an int holds (or a sign) make the authority registry-based instead: no host, port -1,
+            // which was said as "a URL with a host", of a URL with one; the port as written is what is wrong.
+            String authority = uri.getRawAuthority();
+            int colon = authority == null || authority.endsWith("]") ? -1 : authority.lastIndexOf(':');
+            String written = colon < 0 ? "" : authority.substring(colon + 1);
+            if (uri.getPort() > 65_535 || written.matches("-?[0-9]+") && !written.matches("0*[0-9]{1,5}")) {
+                throw new CommandLine.TypeConversionException("'" + value + "' is not a URL: port "
+                        + (uri.getPort() > 65_535 ? Integer.toString(uri.getPort()) : written)
                         + " is not between 0 and 65535");
             }
             return uri;

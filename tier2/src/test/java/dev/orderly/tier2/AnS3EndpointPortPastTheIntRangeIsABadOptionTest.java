@@ -1,0 +1,35 @@
+package dev.orderly.tier2;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Regression, after AnS3EndpointPortOutOfRangeIsABadOptionTest: a port with more digits than an int holds
+ * ({@code http://127.0.0.1:99999999999}), or a sign ({@code :-1}), is no server address to {@link java.net.URI}, which
+ * then takes the authority as registry-based: no host, port -1. The check "port above 65535" saw -1 and took the URL,
+ * and the later check said "S3 endpoint must be an http:// or https:// URL with a host" of a URL that has one. The
+ * port is what is wrong, as for {@code :99999}: said so.
+ */
+@Timeout(60)
+class AnS3EndpointPortPastTheIntRangeIsABadOptionTest {
+
+    @ParameterizedTest
+    @ValueSource(strings = {"http://127.0.0.1:99999999999", "https://s3.example.com:4294967296/", "http://127.0.0.1:-1"})
+    void theEndpointIsABadOption(String endpoint) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Tier2Main.execute(new String[] {"--outputs=s3://bucket/requests", "--s3-endpoint=" + endpoint,
+            "--worker=" + TestWorkers.Echo.class.getName()}, new PrintWriter(out, true), new PrintWriter(err, true));
+        String said = err.toString().strip();
+        assertEquals(2, code, said);
+        assertEquals(1, said.lines().count(), said);
+        assertTrue(said.startsWith("tier2: --s3-endpoint") && said.contains(endpoint) && said.contains("port"), said);
+        assertEquals("", out.toString());
+    }
+}
