@@ -99,6 +99,25 @@ final class OutputPath {
     /** The most links followed to a file, as Linux's own limit: a loop of links is refused, not followed for ever. */
     private static final int MAX_LINKS = 40;
 
+    /**
+     * The file a write to {@code path} (absolute) lands in: the end of its links, as far as they can be read (at most
+     * {@link #MAX_LINKS}), in its directory's real path when that exists (a ".." in a link is the system's, not the
+     * text's); {@code path} itself when it is no link.
+     */
+    static Path followed(Path path) {
+        Path target = path;
+        try {
+            for (int hops = 0; hops < MAX_LINKS && Files.isSymbolicLink(target); hops++) {
+                target = target.resolveSibling(Files.readSymbolicLink(target));
+            }
+            Path dir = target.getParent();
+            return dir == null ? target : dir.toRealPath().resolve(target.getFileName());
+        } catch (IOException e) {
+            // a link that can not be read, or a directory not there (yet): as far as it went
+            return target.normalize();
+        }
+    }
+
     private static void tryCreateOnce(Path path) throws IOException {
         // A link to a file not there yet: the write follows it and creates that file (not its directory), so that is
         // what to try; creating the link's own path failed, as it exists, and a path that can be written was refused.
