@@ -215,6 +215,10 @@ public final class Tier2Main implements Callable<Integer> {
         if (healthPort != null) {
             builder.healthPort(healthPort);
         }
+        if (host.isBlank()) {
+            // Java reads "" as the loopback address: an unset variable in a script would serve there, said as ":PORT".
+            throw new ParameterException(cl, "--host must name an address, was '" + host + "'");
+        }
         // A name that does not resolve, or a port written into it (127.0.0.1:9000), was "not loopback: give --tls-cert"
         // or, with --insecure-plaintext, gRPC's "Failed to bind to address 127.0.0.1:9000/<unresolved>:0", exit 1.
         if (new InetSocketAddress(host, 0).isUnresolved()) {
