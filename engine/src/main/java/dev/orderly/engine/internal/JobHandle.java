@@ -70,6 +70,8 @@ class JobHandle extends UnitCounts.Tally {
     // Whether the request's stop's cancel came to the job at all, first or after its unit's (which it then leaves as
     // it is): written, under the lock of jobs, by that cancel; read by the job's own thread.
     private volatile boolean stopCame;
+    // Whether the job heard an Error as its unit's failure (onFailed): written and read by the job's own thread.
+    private boolean errorHeard;
 
     /** The handle of a job of {@code key} that starts from the unit's {@code prior} counts; not yet started. */
     JobHandle(JobKey key, UnitCounts prior) {
@@ -212,6 +214,16 @@ class JobHandle extends UnitCounts.Tally {
      */
     boolean stopCame() {
         return stopCame;
+    }
+
+    /** On the job's thread: it heard an Error as its unit's failure, which must then fail the request. */
+    void errorHeard() {
+        errorHeard = true;
+    }
+
+    /** On the job's thread: whether {@link #errorHeard()} was called. */
+    boolean heardAnError() {
+        return errorHeard;
     }
 
     /** Closes the job's call, if it has one, and interrupts its thread, unless the job has ended. */

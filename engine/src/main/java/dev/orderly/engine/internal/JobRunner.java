@@ -296,6 +296,9 @@ final class JobRunner {
         // or after the cover: the stopped scope reports no Error then, and a request that ended well heard a failure.
         boolean ofTheUnit = needed.test(job.key()) || handle.cancelled() && !handle.stopCame();
         if (ofTheUnit) {
+            // The stop may come right after the read above, the scope then ignores the Error: the request must fail
+            // with it all the same, as the listener hears (RequestRun keeps it).
+            handle.errorHeard();
             LOG.warn("{} failed fatally on attempt {}: tier2 {} threw {}", job.key(), job.attempt(), who, e.toString());
         }
         if (ofTheUnit || alwaysHeard) {

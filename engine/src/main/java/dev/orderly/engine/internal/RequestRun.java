@@ -144,6 +144,10 @@ final class RequestRun {
             stoppedBy(e);
             throw e;
         }
+        if (failure.isEmpty() && running.heardFailure() != null) {
+            // A job's Error the listener heard as its unit's failure, which the scope, cancelled first, did not report.
+            failure = Optional.of(running.heardFailure());
+        }
         VirtualMachineError vmError = running.vmError();
         // The VM's own error, met by any thread of the request (after the scope's cancellation too, which reports
         // nothing more): thrown as itself, whatever else ended the request.
@@ -228,8 +232,10 @@ final class RequestRun {
                 throw running.kept(e);
             } catch (Error e) {
                 // An Error from the tier2 client or the store is still this unit's failure: keep the unit.
-                throw new RequestFailedException(key, key + " failed with " + e + " " + attemptNamed()
-                        + ", giving up", e);
+                RequestFailedException failure = new RequestFailedException(key, key + " failed with " + e + " "
+                        + attemptNamed() + ", giving up", e);
+                // Heard as the unit's failure: the request fails with it, also if the scope was cancelled meanwhile.
+                throw heardAnError() ? running.keptHeard(failure) : failure;
             } finally {
                 running.end(this);
                 if (outcome == null) {

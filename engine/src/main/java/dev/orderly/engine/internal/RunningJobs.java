@@ -1,6 +1,7 @@
 package dev.orderly.engine.internal;
 
 import dev.orderly.api.JobKey;
+import dev.orderly.api.RequestFailedException;
 import dev.orderly.api.Tier2Call;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.Condition;
@@ -36,6 +37,7 @@ final class RunningJobs {
     // for run to throw as itself once every thread has ended: one met after the scope was cancelled is reported by
     // no scope, and one from a close at the stop must not cut the stop short.
     private final AtomicReference<VirtualMachineError> vmError = new AtomicReference<>();
+    private final AtomicReference<RequestFailedException> heardFailure = new AtomicReference<>();
 
     /**
      * @param lookahead the segments of the request's look-ahead window, in which its jobs run
@@ -185,6 +187,21 @@ final class RunningJobs {
     VirtualMachineError kept(VirtualMachineError e) {
         vmError.compareAndSet(null, e);
         return e;
+    }
+
+    /**
+     * Keeps {@code e}, the failure of a job whose listener heard its Error as the unit's fatal failure, if it is the
+     * first: a scope cancelled meanwhile (the request ended) reports nothing more, and the request must not end well
+     * after an onFailed. Returns it.
+     */
+    RequestFailedException keptHeard(RequestFailedException e) {
+        heardFailure.compareAndSet(null, e);
+        return e;
+    }
+
+    /** The first failure kept by {@link #keptHeard}, or null. */
+    RequestFailedException heardFailure() {
+        return heardFailure.get();
     }
 
     /** The first {@link VirtualMachineError} a thread of the request met, or null. */
