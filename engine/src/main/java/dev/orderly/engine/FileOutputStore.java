@@ -77,9 +77,14 @@ public final class FileOutputStore implements OutputStore {
             // would be readable by this user alone, not by a tier1 running as another on the same file system.
             temp = dir.resolve("segment-" + segment + "-" + UUID.randomUUID() + ".tmp");
             try (FileChannel file = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-                ByteBuffer bytes = ByteBuffer.wrap(output);
-                while (bytes.hasRemaining()) {
-                    file.write(bytes);
+                // In pieces, as Files.write did: the JDK copies a heap buffer into a native one of its size, kept by
+                // the writing thread; the whole output at once held its size off the heap for the thread's life.
+                for (int from = 0; from < output.length; ) {
+                    ByteBuffer piece = ByteBuffer.wrap(output, from, Math.min(WRITE_PIECE, output.length - from));
+                    while (piece.hasRemaining()) {
+                        file.write(piece);
+                    }
+                    from = piece.position();
                 }
                 // On the disk before its name is: a file system may make the rename durable before the data, and
                 // after a crash of the machine segment-<n>.out would be there with part of the output or none, which
@@ -190,6 +195,9 @@ public final class FileOutputStore implements OutputStore {
         }
         return e.getMessage() == null ? "input/output error" : e.getMessage();
     }
+
+    /** The most bytes handed to one write of the temporary file: what Files.write hands its stream. */
+    private static final int WRITE_PIECE = 8192;
 
     /** The longest output a segment's file may hold: the longest {@code byte[]} the JVM makes. */
     private static final long MAX_OUTPUT_BYTES = Integer.MAX_VALUE - 8;
