@@ -403,7 +403,7 @@ public final class Tier2Main implements Callable<Integer> {
             String authority = uri.getRawAuthority();
             int colon = authority == null || authority.endsWith("]") ? -1 : authority.lastIndexOf(':');
             String written = colon < 0 ? "" : authority.substring(colon + 1);
-            if (uri.getPort() > 65_535 || written.matches("-?[0-9]+") && !written.matches("0*[0-9]{1,5}")) {
+            if (uri.getPort() > 65_535 || written.matches("[-+]?[0-9]+") && !written.matches("0*[0-9]{1,5}")) {
                 throw new CommandLine.TypeConversionException("'" + value + "' is not a URL: port "
                         + (uri.getPort() > 65_535 ? Integer.toString(uri.getPort()) : written)
                         + " is not between 0 and 65535");
