@@ -11,7 +11,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Regression, after AnS3EndpointPortOutOfRangeIsABadOptionTest: a port with more digits than an int holds
- * ({@code http://127.0.0.1:99999999999}), or a sign ({@code :-1}), is no server address to {@link java.net.URI}, which
+ * ({@code http://127.0.0.1:99999999999}), or a sign ({@code :-1}, {@code :+80}), is no server address to {@link java.net.URI}, which
  * then takes the authority as registry-based: no host, port -1. The check "port above 65535" saw -1 and took the URL,
  * and the later check said "S3 endpoint must be an http:// or https:// URL with a host" of a URL that has one. The
  * port is what is wrong, as for {@code :99999}: said so.
@@ -20,7 +20,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 class AnS3EndpointPortPastTheIntRangeIsABadOptionTest {
 
     @ParameterizedTest
-    @ValueSource(strings = {"http://127.0.0.1:99999999999", "https://s3.example.com:4294967296/", "http://127.0.0.1:-1"})
+    @ValueSource(strings = {"http://127.0.0.1:99999999999", "https://s3.example.com:4294967296/", "http://127.0.0.1:-1",
+        "http://127.0.0.1:+80", "https://s3.example.com:+9000/"})
     void theEndpointIsABadOption(String endpoint) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
