@@ -2,6 +2,7 @@ package dev.orderly.grpc;
 
 import dev.orderly.api.Tier2Exception;
 import io.grpc.Status;
+import java.io.IOException;
 
 /**
  * How the end of a {@code ProcessRange} call becomes a {@link Tier2Exception}. The rules are applied in order; the
@@ -53,8 +54,10 @@ final class StatusMapping {
         String description = status.getDescription() == null ? "" : status.getDescription();
         String message = what + ": " + status.getCode() + (description.isEmpty() ? "" : " " + description)
                 + why(status.getCause(), description);
+        // A tier2 that requires TLS closes a plaintext client's connection on its first bytes: as a close, or, in
+        // some runs, as a reset.
         if (plaintext && !admitted && status.getCode() == Status.Code.UNAVAILABLE
-                && description.contains(CLOSED_UNANSWERED)) {
+                && (description.contains(CLOSED_UNANSWERED) || resetByPeer(status.getCause()))) {
             message += " (this client speaks plaintext: if the tier2 requires TLS, give the client credentials(…))";
         }
         if (status.getCode() == Status.Code.RESOURCE_EXHAUSTED && description.contains(TOO_LARGE)) {
@@ -93,6 +96,20 @@ final class StatusMapping {
      * client certificate for an mTLS tier2) is only in the cause, at the bottom of its chain: without it the message
      * a request that makes no progress logs gives the user nothing to go on.
      */
+    /** Whether an {@link IOException} in {@code cause}'s chain says the peer reset the connection. */
+    private static boolean resetByPeer(Throwable cause) {
+        Throwable t = cause;
+        for (int depth = 0; t != null && depth < 16; depth++, t = t.getCause()) {
+            if (t instanceof IOException && t.getMessage() != null && t.getMessage().contains(RESET_BY_PEER)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** How the kernel's ECONNRESET reads in the JDK's and Netty's I/O exceptions. */
+    private static final String RESET_BY_PEER = "Connection reset by peer";
+
     private static String why(Throwable cause, String description) {
         if (cause == null) {
             return "";
