@@ -96,20 +96,6 @@ final class StatusMapping {
      * client certificate for an mTLS tier2) is only in the cause, at the bottom of its chain: without it the message
      * a request that makes no progress logs gives the user nothing to go on.
      */
-    /** Whether an {@link IOException} in {@code cause}'s chain says the peer reset the connection. */
-    private static boolean resetByPeer(Throwable cause) {
-        Throwable t = cause;
-        for (int depth = 0; t != null && depth < 16; depth++, t = t.getCause()) {
-            if (t instanceof IOException && t.getMessage() != null && t.getMessage().contains(RESET_BY_PEER)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** How the kernel's ECONNRESET reads in the JDK's and Netty's I/O exceptions. */
-    private static final String RESET_BY_PEER = "Connection reset by peer";
-
     private static String why(Throwable cause, String description) {
         if (cause == null) {
             return "";
@@ -124,6 +110,20 @@ final class StatusMapping {
         }
         return " (because " + root.getClass().getSimpleName() + (said.isEmpty() ? "" : ": " + said) + ")";
     }
+
+    /** Whether an {@link IOException} in {@code cause}'s chain says the peer reset the connection. */
+    private static boolean resetByPeer(Throwable cause) {
+        Throwable t = cause;
+        for (int depth = 0; t != null && depth < 16; depth++, t = t.getCause()) {
+            if (t instanceof IOException && t.getMessage() != null && t.getMessage().contains(RESET_BY_PEER)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** How the kernel's ECONNRESET reads in the JDK's and Netty's I/O exceptions. */
+    private static final String RESET_BY_PEER = "Connection reset by peer";
 
     /** A {@code Failed} message from the tier2: the job ran and failed. */
     static Tier2Exception failed(String reason, boolean fatal, String what) {
