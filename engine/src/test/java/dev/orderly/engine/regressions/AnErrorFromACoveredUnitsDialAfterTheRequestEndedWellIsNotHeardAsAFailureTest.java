@@ -37,11 +37,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class AnErrorFromACoveredUnitsDialAfterTheRequestEndedWellIsNotHeardAsAFailureTest {
 
-    // Two segments, two stages, two workers: (0,1) and (1,0) run first; (0,1) done lets (1,1) run, whose success
-    // covers (1,0), still dialing, and delivers the last segment: the request ends well.
+    // (1,1) covers (1,0) while it dials (CoveredWhileDialing) and delivers the last segment: the request ends well.
     private static final RequestPlan PLAN = new RequestPlan(0, 2, 2, 2);
-    private static final JobKey LOW = new JobKey(1, 0);
-    private static final JobKey HIGH = new JobKey(1, 1);
+    private static final JobKey LOW = CoveredWhileDialing.LOW;
 
     @ParameterizedTest(name = "ordered={0}")
     @ValueSource(booleans = {true, false})
@@ -49,34 +47,23 @@ class AnErrorFromACoveredUnitsDialAfterTheRequestEndedWellIsNotHeardAsAFailureTe
         EngineConfig config = ordered ? Fixtures.fast() : Fixtures.fastUnordered();
         InMemoryOutputStore store = new InMemoryOutputStore();
         ScriptedTier2 fleet = new ScriptedTier2(PLAN, store::write, job -> Script.succeed());
-        CountDownLatch lowDialing = new CountDownLatch(1);
-        CountDownLatch never = new CountDownLatch(1);
         CountDownLatch covered = new CountDownLatch(1);
         AtomicBoolean sawTwoInterrupts = new AtomicBoolean();
-        Tier2Client tier2 = job -> {
-            if (job.key().equals(LOW)) {
-                lowDialing.countDown();
-                try {
-                    never.await(20, TimeUnit.SECONDS);
-                    throw new AssertionError("the dial of " + LOW + " was never interrupted");
-                } catch (InterruptedException cover) {
-                    // the cover's interrupt: the client tidies up, in a wait of its own ...
-                    covered.countDown();
-                }
-                try {
-                    never.await(20, TimeUnit.SECONDS);
-                    throw new AssertionError("the dial of " + LOW + " was not interrupted by the request's end");
-                } catch (InterruptedException end) {
-                    // ... which the request's end (every segment delivered) interrupts: answered with an Error
-                    sawTwoInterrupts.set(true);
-                    throw new AssertionError("fake tier2: its dial was interrupted twice");
-                }
+        Tier2Client tier2 = CoveredWhileDialing.tier2(job -> {
+            try {
+                CoveredWhileDialing.heldUntilInterrupted("the dial of " + LOW);
+            } catch (InterruptedException cover) {
+                // the cover's interrupt: the client tidies up, in a wait of its own ...
+                covered.countDown();
             }
-            if (job.key().equals(HIGH) && !lowDialing.await(20, TimeUnit.SECONDS)) {
-                throw new AssertionError(LOW + " never dialed");
+            try {
+                return CoveredWhileDialing.heldUntilInterrupted("the dial of " + LOW + ", by the request's end,");
+            } catch (InterruptedException end) {
+                // ... which the request's end (every segment delivered) interrupts: answered with an Error
+                sawTwoInterrupts.set(true);
+                throw new AssertionError("fake tier2: its dial was interrupted twice");
             }
-            return fleet.dial(job);
-        };
+        }, fleet::dial);
         List<Job> failed = new CopyOnWriteArrayList<>();
         List<RequestResult> done = new CopyOnWriteArrayList<>();
         RequestListener listener = new RequestListener() {

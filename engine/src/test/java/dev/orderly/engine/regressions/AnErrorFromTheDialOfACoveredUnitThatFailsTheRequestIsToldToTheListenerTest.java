@@ -23,7 +23,6 @@ import dev.orderly.testing.Script;
 import dev.orderly.testing.ScriptedTier2;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -41,11 +40,10 @@ import org.junit.jupiter.params.provider.ValueSource;
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class AnErrorFromTheDialOfACoveredUnitThatFailsTheRequestIsToldToTheListenerTest {
 
-    // Two stages, two workers: (0,1) and (1,0) are the first two jobs; once (0,1) is done, (1,1) can run, and covers
-    // (1,0), which is still dialing, when it is done. Segment 2 never gets done, so the request can not end well.
+    // (1,1) covers (1,0) while it dials (CoveredWhileDialing); segment 2 never gets done, so the request can not end
+    // well.
     private static final RequestPlan PLAN = new RequestPlan(0, 3, 2, 2);
-    private static final JobKey LOW = new JobKey(1, 0);
-    private static final JobKey HIGH = new JobKey(1, 1);
+    private static final JobKey LOW = CoveredWhileDialing.LOW;
 
     private record Failed(Job job, Tier2Exception cause) {
     }
@@ -57,29 +55,17 @@ class AnErrorFromTheDialOfACoveredUnitThatFailsTheRequestIsToldToTheListenerTest
         AssertionError bug = new AssertionError("fake tier2: its dial was interrupted");
         InMemoryOutputStore store = new InMemoryOutputStore();
         ScriptedTier2 fleet = new ScriptedTier2(PLAN, store::write, job -> Script.succeed());
-        CountDownLatch lowDialing = new CountDownLatch(1);
-        CountDownLatch never = new CountDownLatch(1);
-        Tier2Client tier2 = job -> {
-            if (job.key().equals(LOW)) {
-                lowDialing.countDown();
-                try {
-                    never.await(20, TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                    // the cover's interrupt, answered with an Error (a test fake's assertion, say)
-                    throw bug;
-                }
-                throw new AssertionError("the dial of " + LOW + " was never interrupted");
+        Tier2Client tier2 = CoveredWhileDialing.tier2(job -> {
+            try {
+                return CoveredWhileDialing.heldUntilInterrupted("the dial of " + LOW);
+            } catch (InterruptedException e) {
+                // the cover's interrupt, answered with an Error (a test fake's assertion, say)
+                throw bug;
             }
-            if (job.key().segment() == 2) {
+        }, job -> job.key().segment() == 2
                 // held until the request's end interrupts it
-                never.await(20, TimeUnit.SECONDS);
-                throw new AssertionError(job.key() + " was never interrupted");
-            }
-            if (job.key().equals(HIGH) && !lowDialing.await(20, TimeUnit.SECONDS)) {
-                throw new AssertionError(LOW + " never dialed");
-            }
-            return fleet.dial(job);
-        };
+                ? CoveredWhileDialing.heldUntilInterrupted(job.key().toString())
+                : fleet.dial(job));
         List<Failed> failed = new CopyOnWriteArrayList<>();
         List<RequestResult> ends = new CopyOnWriteArrayList<>();
         RequestListener listener = new RequestListener() {

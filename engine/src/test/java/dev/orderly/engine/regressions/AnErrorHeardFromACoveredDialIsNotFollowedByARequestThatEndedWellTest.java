@@ -43,9 +43,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class AnErrorHeardFromACoveredDialIsNotFollowedByARequestThatEndedWellTest {
 
+    // (1,1) covers (1,0) while it dials (CoveredWhileDialing) and delivers the last segment.
     private static final RequestPlan PLAN = new RequestPlan(0, 2, 2, 2);
-    private static final JobKey LOW = new JobKey(1, 0);
-    private static final JobKey HIGH = new JobKey(1, 1);
+    private static final JobKey LOW = CoveredWhileDialing.LOW;
 
     @ParameterizedTest(name = "ordered={0}")
     @ValueSource(booleans = {true, false})
@@ -53,25 +53,16 @@ class AnErrorHeardFromACoveredDialIsNotFollowedByARequestThatEndedWellTest {
         EngineConfig config = ordered ? Fixtures.fast() : Fixtures.fastUnordered();
         InMemoryOutputStore store = new InMemoryOutputStore();
         ScriptedTier2 fleet = new ScriptedTier2(PLAN, store::write, job -> Script.succeed());
-        CountDownLatch lowDialing = new CountDownLatch(1);
         CountDownLatch never = new CountDownLatch(1);
         CountDownLatch heard = new CountDownLatch(1);
-        Tier2Client tier2 = job -> {
-            if (job.key().equals(LOW)) {
-                lowDialing.countDown();
-                try {
-                    never.await(20, TimeUnit.SECONDS);
-                    throw new AssertionError("the dial of " + LOW + " was never interrupted");
-                } catch (InterruptedException cover) {
-                    // the cover's interrupt, before the request's end: answered with an Error at once
-                    throw new AssertionError("fake tier2: its dial was interrupted");
-                }
+        Tier2Client tier2 = CoveredWhileDialing.tier2(job -> {
+            try {
+                return CoveredWhileDialing.heldUntilInterrupted("the dial of " + LOW);
+            } catch (InterruptedException cover) {
+                // the cover's interrupt, before the request's end: answered with an Error at once
+                throw new AssertionError("fake tier2: its dial was interrupted");
             }
-            if (job.key().equals(HIGH) && !lowDialing.await(20, TimeUnit.SECONDS)) {
-                throw new AssertionError(LOW + " never dialed");
-            }
-            return fleet.dial(job);
-        };
+        }, fleet::dial);
         List<Job> failed = new CopyOnWriteArrayList<>();
         List<RequestResult> done = new CopyOnWriteArrayList<>();
         AtomicBoolean endCameInTheListener = new AtomicBoolean();
