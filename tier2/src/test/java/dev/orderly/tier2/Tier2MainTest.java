@@ -31,6 +31,20 @@ class Tier2MainTest {
         return new Run(code, out.toString(), err.toString().strip());
     }
 
+    /**
+     * Runs the launcher with a bad option in {@code args} and checks what every bad option gets: exit 2, one line on
+     * the error output and nothing on the output.
+     *
+     * @return that line, for the caller's checks of what it says
+     */
+    static String badOptionLine(String... args) {
+        Run r = run(args);
+        assertEquals(2, r.code(), r.err());
+        assertEquals(1, r.err().lines().count(), r.err());
+        assertEquals("", r.out());
+        return r.err();
+    }
+
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
         "--max-concurrent=0|--max-concurrent",
