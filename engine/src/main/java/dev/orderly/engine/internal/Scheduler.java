@@ -94,16 +94,25 @@ final class Scheduler {
     // with every worker taken). Entries of segments the client has read are dropped at the next withdrawal.
     @GuardedBy("lock")
     private Map<JobKey, UnitCounts> withdrawnCounts;
-    // Under an engine-wide cap: the client's re-run waits for a place a job of this request is to free (rerun said so),
-    // until one is kept for it or the re-run is handed out. The next job to end keeps its place for it, as a withdrawn
-    // job does, instead of giving it to the fair-share queue.
+    /** Under an engine-wide cap: where the client's re-run stands for a place since the last {@link #rerun}. */
+    private enum RerunPlace {
+        /** No re-run waits for a place (always so without a cap). */
+        NONE,
+        /**
+         * The re-run waits for a place a job of this request is to free: the next job to end keeps its place for it,
+         * as a withdrawn job does, instead of giving it to the fair-share queue.
+         */
+        WANTED,
+        /**
+         * A place was kept for the re-run (a job's end or withdrawal) or the re-run was handed out. A job withdrawn
+         * for it that reports later (a withdrawal is reported when the job next stops) frees a place the re-run does
+         * not need: it goes to the fair-share queue.
+         */
+        HAS_ONE
+    }
+
     @GuardedBy("lock")
-    private boolean rerunWantsAPlace;
-    // Under an engine-wide cap: since the last rerun, a place was kept for the client's re-run (a job's end or
-    // withdrawal) or the re-run was handed out. A job withdrawn for it that reports later (a withdrawal is reported
-    // when the job next stops) frees a place the re-run does not need: it goes to the fair-share queue.
-    @GuardedBy("lock")
-    private boolean rerunHasAPlace;
+    private RerunPlace rerunPlace = RerunPlace.NONE;
     // Written under the lock, only ever from false to true; volatile for isNeededByItsJob, which reads them without it.
     private volatile boolean stopped;
     private volatile boolean failed;
@@ -300,11 +309,10 @@ final class Scheduler {
                         }
                         board.scheduled(key);
                         alive++;
-                        if (rerunWantsAPlace && key.segment() == board.reading()) {
-                            // The client's segment has its place: nothing is kept for its re-run any more. (The flag
-                            // first: without a cap it is never set, and the launch makes no other look.)
-                            rerunWantsAPlace = false;
-                            rerunHasAPlace = true;
+                        if (rerunPlace == RerunPlace.WANTED && key.segment() == board.reading()) {
+                            // The client's segment has its place: nothing is kept for its re-run any more. (The state
+                            // first: without a cap it is never WANTED, and the launch makes no other look.)
+                            rerunPlace = RerunPlace.HAS_ONE;
                         }
                         keys[handedOut] = key;
                         priors[handedOut++] = withdrawnCounts == null ? board.prior(key) : priorOf(key);
@@ -353,12 +361,11 @@ final class Scheduler {
             // A request with its next unit ready takes its turn for the permit this job frees, with the others.
             // (Only under a cap: with none, nothing is shared and a job's end costs no look at the board.)
             if (permits != JobPermits.UNLIMITED) {
-                if (rerunWantsAPlace && !stopped && !failed) {
+                if (rerunPlace == RerunPlace.WANTED && !stopped && !failed) {
                     // The client's re-run waits for a place its own request frees: this one, as the guide's "that place
                     // stays with the request" says of a withdrawn job's (given to the queue, another request could
                     // take it, and the client would wait for the request's next job to end).
-                    rerunWantsAPlace = false;
-                    rerunHasAPlace = true;
+                    rerunPlace = RerunPlace.HAS_ONE;
                     permits.keep();
                 } else {
                     permits.release(!stopped && !failed && !board.finished() && board.next() != null);
@@ -617,15 +624,14 @@ final class Scheduler {
             requireReading(segment);
             board.rerun();
             changed();
-            rerunHasAPlace = false;
             if (alive >= workers) {
                 // The job that frees the worker frees a place under a cap too: it is the re-run's (jobEnded).
-                rerunWantsAPlace = permits != JobPermits.UNLIMITED;
+                rerunPlace = permits != JobPermits.UNLIMITED ? RerunPlace.WANTED : RerunPlace.NONE;
                 return true;
             }
             if (permits.wouldWait()) {
                 // Under an engine-wide cap with no permit to be had, a worker of its own is what the re-run can use.
-                rerunWantsAPlace = alive > 0;
+                rerunPlace = alive > 0 ? RerunPlace.WANTED : RerunPlace.NONE;
                 return alive > 0;
             }
             // A permit is free (or handed to this request): the re-run's from now, kept for it as a withdrawn job's is.
@@ -633,13 +639,14 @@ final class Scheduler {
             // wait in the queue with no job of its own asked to give a place up.
             if (permits.take()) {
                 permits.keep();
-                rerunHasAPlace = true;
+                rerunPlace = RerunPlace.HAS_ONE;
                 return false;
             }
             // The look above and this take are two holds of the cap's lock: another request's owner took the place in
             // between (this request now waits for one). As if none had been free: a job of its own gives one up.
-            rerunWantsAPlace = alive > 0 && !stopped && !failed;
-            return rerunWantsAPlace;
+            boolean wanted = alive > 0 && !stopped && !failed;
+            rerunPlace = wanted ? RerunPlace.WANTED : RerunPlace.NONE;
+            return wanted;
         } finally {
             lock.unlock();
         }
@@ -662,15 +669,14 @@ final class Scheduler {
             withdrawnCounts.put(key, counts);
             alive--;
             board.withdrawn(key);
-            if (rerunHasAPlace && !stopped && !failed) {
+            if (rerunPlace == RerunPlace.HAS_ONE && !stopped && !failed) {
                 // The re-run got a place while this job went on to its next stop (another job of the request ended
                 // and kept its place for it, or it was handed out): kept too, this one would be a second place for
                 // one re-run, held while requests with fewer jobs wait. It goes to the queue, as a job's end does.
                 permits.release(!board.finished() && board.next() != null);
             } else {
                 // Withdrawn for the client's re-run: its permit stays with this request, for that re-run.
-                rerunWantsAPlace = false;
-                rerunHasAPlace = true;
+                rerunPlace = RerunPlace.HAS_ONE;
                 permits.keep();
             }
             changed();
