@@ -436,9 +436,8 @@ public final class GrpcTier2Client implements Tier2Client, AutoCloseable {
          * token is picked up). Refused at {@link #build()} over plaintext to a target that is not loopback. The
          * supplier runs on a thread of its own; a dial waits for it at most {@link #admissionTimeout}, and never past
          * its {@link #callTimeout} (then it is UNREACHABLE, as when the supplier throws) and an interrupt ends the
-         * wait. At most one call of the supplier
-         * is in flight: a dial that comes while it is still asked waits for that answer, so a supplier that never
-         * returns holds one thread, not one per dial.
+         * wait. At most one call of the supplier is in flight: a dial that comes while it is still asked waits for
+         * that answer, so a supplier that never returns holds one thread, not one per dial.
          */
         public Builder bearerToken(Supplier<String> token) {
             this.bearerToken = Objects.requireNonNull(token, "bearerToken");
