@@ -65,8 +65,9 @@ final class ObservabilityOptions {
      * is written when the runs end and the picture after it, over it, and both were then named as written.
      */
     void checkApartFrom(CommandLine cl, String option, Path picture) {
-        // Through links too: a link to a file not there yet is taken as either, and the write follows it.
-        if (jfr != null && OutputPath.followed(jfr.toAbsolutePath().normalize()).equals(OutputPath.followed(picture))) {
+        // Through links too (a link to a file not there yet is taken as either, and the write follows it), and as one
+        // file under two names.
+        if (jfr != null && OutputPath.sameFile(jfr.toAbsolutePath().normalize(), picture)) {
             throw new ParameterException(cl, "--jfr and " + option + " name the same file, " + picture
                     + ": the picture would be written over the recording; give them different files");
         }

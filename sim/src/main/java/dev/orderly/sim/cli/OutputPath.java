@@ -118,6 +118,22 @@ final class OutputPath {
         }
     }
 
+    /**
+     * Whether writes to {@code a} and {@code b} (absolute) land in one file: through links ({@link #followed}), or,
+     * when both are there, as one file under two names (a hard link), which no comparison of paths sees.
+     */
+    static boolean sameFile(Path a, Path b) {
+        if (followed(a).equals(followed(b))) {
+            return true;
+        }
+        try {
+            return Files.exists(a) && Files.exists(b) && Files.isSameFile(a, b);
+        } catch (IOException e) {
+            // gone, or not readable, between the looks: the check before the write then tells
+            return false;
+        }
+    }
+
     private static void tryCreateOnce(Path path) throws IOException {
         // A link to a file not there yet: the write follows it and creates that file (not its directory), so that is
         // what to try; creating the link's own path failed, as it exists, and a path that can be written was refused.
