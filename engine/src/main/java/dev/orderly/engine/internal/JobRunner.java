@@ -137,6 +137,10 @@ final class JobRunner {
                 // hears so (the withdrawal ended the failed job's wait; the queue's join would say "queued").
                 listener.onFailureDelayOwed(key);
                 gate.failed(key);
+            } else if (!givesUp && tally.refusedDelayOwed) {
+                // An earlier job of the unit was refused and withdrawn before its redial: that redial, now this job's,
+                // waits the refused delay, counted from now (or, ordered, until a job of the request ends on a tier2).
+                gate.refused(key);
             }
             while (true) {
                 Step step;
@@ -219,6 +223,7 @@ final class JobRunner {
         // stopped just before its dial.
         stall.dialing();
         attempts.failureDelayOwed = false;
+        attempts.refusedDelayOwed = false;
         // The client may have read past this segment since the check above: the job is then abandoned, rank 0 meanwhile.
         // The count stops at the int's top rather than wrap to a negative attempt, which no Job takes: a unit refused
         // that many times (2^31 dials, an unreachable fleet and a refusedDelay of 0) still dials on.
@@ -399,6 +404,11 @@ final class JobRunner {
         if (!needed.test(key)) {
             LOG.debug("{} failed on attempt {} after it stopped being needed: {}", key, job.attempt(), e.getMessage());
             return stoppedByCoverOrWithdrawal(handle);
+        }
+        if (e.neverRan()) {
+            // Nothing ran: the unit's next dial, whichever job makes it (a job withdrawn now leaves it to the next),
+            // waits the refused delay.
+            attempts.refusedDelayOwed = true;
         }
         if (e.neverRan() && handle.withdrawn()) {
             // Withdrawn while it dialed: it gives its worker up now, before its next dial.

@@ -12,8 +12,12 @@ package dev.orderly.engine.internal;
  * @param successes jobs of the unit that succeeded so far (a last stage whose output went missing has more than one)
  * @param failureDelayOwed the unit's last dial got in and failed, and no dial has been made since: its next dial,
  *     whichever job makes it, waits {@code failureDelay} first (a job withdrawn in its delay leaves it to the next)
+ * @param refusedDelayOwed the unit's last dial was refused (nothing ran), and no dial has been made since: its next
+ *     dial, whichever job makes it, waits {@code refusedDelay} first, as a refused job's redial does (a job withdrawn
+ *     in its delay leaves it to the next)
  */
-record UnitCounts(int dials, int failures, int timeouts, int successes, boolean failureDelayOwed) {
+record UnitCounts(int dials, int failures, int timeouts, int successes, boolean failureDelayOwed,
+        boolean refusedDelayOwed) {
 
     /** A unit never run (or one found in the store, which no job ran). */
     static final UnitCounts NONE = new UnitCounts(0, 0, 0, 0);
@@ -41,9 +45,14 @@ record UnitCounts(int dials, int failures, int timeouts, int successes, boolean 
         return new UnitCounts(dials, failures, timeouts, successes);
     }
 
-    /** Counts that owe no failure delay. */
+    /** Counts that owe no refused delay. */
+    UnitCounts(int dials, int failures, int timeouts, int successes, boolean failureDelayOwed) {
+        this(dials, failures, timeouts, successes, failureDelayOwed, false);
+    }
+
+    /** Counts that owe no delay. */
     UnitCounts(int dials, int failures, int timeouts, int successes) {
-        this(dials, failures, timeouts, successes, false);
+        this(dials, failures, timeouts, successes, false, false);
     }
 
     /** Counts with no job succeeded yet. */
@@ -62,6 +71,7 @@ record UnitCounts(int dials, int failures, int timeouts, int successes, boolean 
         int timeouts;
         int successes;
         boolean failureDelayOwed;
+        boolean refusedDelayOwed;
 
         Tally(UnitCounts prior) {
             this.dials = prior.dials();
@@ -69,10 +79,12 @@ record UnitCounts(int dials, int failures, int timeouts, int successes, boolean 
             this.timeouts = prior.timeouts();
             this.successes = prior.successes();
             this.failureDelayOwed = prior.failureDelayOwed();
+            this.refusedDelayOwed = prior.refusedDelayOwed();
         }
 
         UnitCounts counts() {
-            return failureDelayOwed ? new UnitCounts(dials, failures, timeouts, successes, true)
+            return failureDelayOwed || refusedDelayOwed
+                    ? new UnitCounts(dials, failures, timeouts, successes, failureDelayOwed, refusedDelayOwed)
                     : of(dials, failures, timeouts, successes);
         }
     }
