@@ -9,23 +9,15 @@ import dev.orderly.api.JobKey;
 import dev.orderly.api.OutputStore;
 import dev.orderly.api.Request;
 import dev.orderly.api.RequestListener;
-import dev.orderly.api.RequestPlan;
-import dev.orderly.api.Tier2Call;
 import dev.orderly.api.Tier2Client;
 import dev.orderly.api.Tier2Exception;
 import dev.orderly.engine.Background;
-import dev.orderly.engine.InMemoryOutputStore;
 import dev.orderly.engine.Orderly;
-import dev.orderly.testing.ScriptedTier2;
-import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -47,38 +39,25 @@ import org.junit.jupiter.api.Timeout;
 class AUnitWithdrawnInItsRefusedDelayStillWaitsItTest {
 
     private static final Duration REFUSED_DELAY = Duration.ofMinutes(10);
-    private static final JobKey UNIT = new JobKey(3, 0);
+    private static final JobKey UNIT = WithdrawnForTheReRun.UNIT;
 
     @Test
     void aUnitWithdrawnInItsRefusedDelayDoesNotRedialAtOnce() throws Throwable {
         EngineConfig config = EngineConfig.builder().ordered(false).refusedDelay(REFUSED_DELAY)
                 .failureDelay(Duration.ofMillis(1)).build();
-        InMemoryOutputStore written = new InMemoryOutputStore();
-        CountDownLatch clientHasSegment0 = new CountDownLatch(1);
+        WithdrawnForTheReRun scene = new WithdrawnForTheReRun();
         CountDownLatch clientHasSegment2 = new CountDownLatch(1);
         CountDownLatch unitRefused = new CountDownLatch(1);
         CountDownLatch unitWithdrawn = new CountDownLatch(1);
         List<Long> dialedAt = new CopyOnWriteArrayList<>();
         Tier2Client tier2 = job -> {
-            long segment = job.key().segment();
             if (job.key().equals(UNIT)) {
                 dialedAt.add(System.nanoTime());
                 if (job.attempt() == 1) {
                     throw Tier2Exception.refused("no slot free");
                 }
             }
-            return new Tier2Call() {
-                @Override
-                public void await() throws InterruptedException {
-                    if (segment == 1 || segment == 2) {
-                        clientHasSegment0.await();
-                    }
-                    // Segment 0's first output goes missing: the walker re-runs it.
-                    if (segment != 0 || job.attempt() > 1) {
-                        written.write(segment, ScriptedTier2.outputOf(segment));
-                    }
-                }
-            };
+            return scene.call(job);
         };
         RequestListener listener = new RequestListener() {
             @Override
@@ -95,26 +74,11 @@ class AUnitWithdrawnInItsRefusedDelayStillWaitsItTest {
                 }
             }
         };
-        AtomicBoolean firstRead = new AtomicBoolean(true);
-        OutputStore store = new OutputStore() {
-            @Override
-            public Optional<byte[]> read(long segment) throws IOException {
-                if (segment == 0 && firstRead.compareAndSet(true, false)) {
-                    try {
-                        assertTrue(unitRefused.await(10, TimeUnit.SECONDS), "segment 3 was never refused");
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                        throw new InterruptedIOException();
-                    }
-                }
-                return written.read(segment);
-            }
-        };
-        Background run = new Background(Orderly.engine(config), Request.of(new RequestPlan(0, 4, 1, 3), tier2,
-                store, (segment, output) -> {
-                    if (segment == 0) {
-                        clientHasSegment0.countDown();
-                    } else if (segment == 2) {
+        OutputStore store = scene.store(unitRefused, "refused");
+        Background run = new Background(Orderly.engine(config), Request.of(WithdrawnForTheReRun.PLAN, tier2, store,
+                (segment, output) -> {
+                    scene.delivered(segment);
+                    if (segment == 2) {
                         clientHasSegment2.countDown();
                     }
                 }).withListener(listener));

@@ -11,23 +11,15 @@ import dev.orderly.api.OutputStore;
 import dev.orderly.api.Request;
 import dev.orderly.api.RequestFailedException;
 import dev.orderly.api.RequestListener;
-import dev.orderly.api.RequestPlan;
-import dev.orderly.api.Tier2Call;
 import dev.orderly.api.Tier2Client;
 import dev.orderly.api.Tier2Exception;
 import dev.orderly.engine.Background;
-import dev.orderly.engine.InMemoryOutputStore;
 import dev.orderly.engine.Orderly;
-import dev.orderly.testing.ScriptedTier2;
-import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -47,37 +39,24 @@ import org.junit.jupiter.params.provider.ValueSource;
 class AWithdrawnUnitKeepsItsCountsTest {
 
     private static final Duration FAILURE_DELAY = Duration.ofSeconds(1);
-    private static final JobKey UNIT = new JobKey(3, 0);
+    private static final JobKey UNIT = WithdrawnForTheReRun.UNIT;
 
     @ParameterizedTest(name = "ordered={0}")
     @ValueSource(booleans = {true, false})
     void aUnitWithdrawnInItsFailureDelayGoesOnFromItsCounts(boolean ordered) throws Throwable {
         EngineConfig config = EngineConfig.builder().ordered(ordered).refusedDelay(Duration.ofMillis(2))
                 .failureDelay(FAILURE_DELAY).maxExecutionTimeouts(2).build();
-        InMemoryOutputStore written = new InMemoryOutputStore();
-        CountDownLatch clientHasSegment0 = new CountDownLatch(1);
+        WithdrawnForTheReRun scene = new WithdrawnForTheReRun();
         CountDownLatch unitTimedOut = new CountDownLatch(1);
         List<Integer> attempts = new CopyOnWriteArrayList<>();
         List<Long> dialedAt = new CopyOnWriteArrayList<>();
         Tier2Client tier2 = job -> {
-            long segment = job.key().segment();
             if (job.key().equals(UNIT)) {
                 attempts.add(job.attempt());
                 dialedAt.add(System.nanoTime());
                 throw Tier2Exception.executionTimeout("too slow");
             }
-            return new Tier2Call() {
-                @Override
-                public void await() throws InterruptedException {
-                    if (segment == 1 || segment == 2) {
-                        clientHasSegment0.await();
-                    }
-                    // Segment 0's first output goes missing: the walker re-runs it.
-                    if (segment != 0 || job.attempt() > 1) {
-                        written.write(segment, ScriptedTier2.outputOf(segment));
-                    }
-                }
-            };
+            return scene.call(job);
         };
         RequestListener listener = new RequestListener() {
             @Override
@@ -88,23 +67,9 @@ class AWithdrawnUnitKeepsItsCountsTest {
                 }
             }
         };
-        AtomicBoolean firstRead = new AtomicBoolean(true);
-        OutputStore store = new OutputStore() {
-            @Override
-            public Optional<byte[]> read(long segment) throws IOException {
-                if (segment == 0 && firstRead.compareAndSet(true, false)) {
-                    try {
-                        assertTrue(unitTimedOut.await(10, TimeUnit.SECONDS), "segment 3 never timed out");
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                        throw new InterruptedIOException();
-                    }
-                }
-                return written.read(segment);
-            }
-        };
-        Background run = new Background(Orderly.engine(config), Request.of(new RequestPlan(0, 4, 1, 3), tier2,
-                store, (segment, output) -> clientHasSegment0.countDown()).withListener(listener));
+        OutputStore store = scene.store(unitTimedOut, "timed out");
+        Background run = new Background(Orderly.engine(config), Request.of(WithdrawnForTheReRun.PLAN, tier2, store,
+                (segment, output) -> scene.delivered(segment)).withListener(listener));
 
         Throwable outcome = null;
         try {
