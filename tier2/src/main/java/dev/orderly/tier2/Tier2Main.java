@@ -35,9 +35,9 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
  * ({@link java.util.ServiceLoader}: exactly one registered {@code JobWorker} or {@link JobWorkerProvider}) or named
  * with {@code --worker=CLASS}. Arguments it does not know are the worker's options, handed to its provider.
  *
- * <p>Prints {@code listening on <host>:<port>} once it accepts calls, and drains on SIGTERM (running jobs get the
- * grace period, new calls are turned away). Exit codes: 2 for a bad option or no usable worker (one line), 1 if it
- * can not bind or the worker can not be made.
+ * <p>Prints {@code listening on <host>:<port>} once it accepts calls (an IPv6 host in brackets, {@code [::1]:9000}),
+ * and drains on SIGTERM (running jobs get the grace period, new calls are turned away). Exit codes: 2 for a bad
+ * option or no usable worker (one line), 1 if it can not bind or the worker can not be made.
  */
 @Command(name = "tier2", mixinStandardHelpOptions = true, versionProvider = Tier2Main.Version.class,
         sortOptions = false, usageHelpAutoWidth = true,
@@ -205,7 +205,7 @@ public final class Tier2Main implements Callable<Integer> {
                     + outputs);
         }
         Tier2Server.Builder builder = Tier2Server.builder().host(host).port(port).maxConcurrentJobs(maxConcurrent)
-                .drainGrace(drainGrace).maxConnectionAge(maxConnectionAge).instanceName(host + ":" + port);
+                .drainGrace(drainGrace).maxConnectionAge(maxConnectionAge).instanceName(hostPort(host, port));
         if (executionTimeout != null) {
             builder.executionTimeout(executionTimeout);
         }
@@ -282,9 +282,9 @@ public final class Tier2Main implements Callable<Integer> {
             }
             throw e;
         }
-        out.println("listening on " + host + ":" + server.port());
+        out.println("listening on " + hostPort(host, server.port()));
         if (healthPort != null) {
-            out.println("health on " + host + ":" + server.healthPort());
+            out.println("health on " + hostPort(host, server.healthPort()));
         }
         out.flush();
         server.awaitTermination(); // SIGTERM runs the hook, which drains; the JVM exits when it is done
@@ -358,6 +358,14 @@ public final class Tier2Main implements Callable<Integer> {
 
     private static String firstLine(String s) {
         return ParameterMessages.firstLine(s);
+    }
+
+    /**
+     * {@code host:port} as a tier1 dials it: an IPv6 literal in brackets ({@code [::1]:9000}); unbracketed,
+     * {@code ::1:9000} is itself an IPv6 address, which a gRPC target reads with no port.
+     */
+    static String hostPort(String host, int port) {
+        return (host.contains(":") && !host.startsWith("[") ? "[" + host + "]" : host) + ":" + port;
     }
 
     /**
