@@ -411,10 +411,12 @@ public final class Tier2Main implements Callable<Integer> {
             String authority = uri.getRawAuthority();
             int colon = authority == null || authority.endsWith("]") ? -1 : authority.lastIndexOf(':');
             String written = colon < 0 ? "" : authority.substring(colon + 1);
-            if (uri.getPort() > 65_535 || written.matches("[-+]?[0-9]+") && !written.matches("0*[0-9]{1,5}")) {
+            // Port 0 is no port a server listens on: it was taken, and the bucket asked, as 99999 was.
+            if (uri.getPort() > 65_535 || uri.getPort() == 0
+                    || written.matches("[-+]?[0-9]+") && !written.matches("0*[1-9][0-9]{0,4}")) {
                 throw new CommandLine.TypeConversionException("'" + value + "' is not a URL: port "
                         + (uri.getPort() > 65_535 ? Integer.toString(uri.getPort()) : written)
-                        + " is not between 0 and 65535");
+                        + " is not between 1 and 65535");
             }
             return uri;
         }
