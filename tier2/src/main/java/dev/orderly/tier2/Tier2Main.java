@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.jar.Manifest;
+import java.util.regex.Pattern;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -394,15 +395,27 @@ public final class Tier2Main implements Callable<Integer> {
      * Java's words ({@code cannot convert 'http://[x' to URI (java.net.URISyntaxException: ...)}).
      */
     static final class EndpointOption implements CommandLine.ITypeConverter<URI> {
+        // scheme://userinfo@ (the user info up to the host's @, with no path, query or fragment before it)
+        private static final Pattern USER_INFO = Pattern.compile("^([A-Za-z][A-Za-z0-9+.-]*://)[^/?#]*@");
+
         @Override
         public URI convert(String value) {
+            // A user and password in the URL are never written back: the line goes to logs.
+            String shown = USER_INFO.matcher(value).replaceFirst("$1***@");
+            boolean hidden = !shown.equals(value);
             URI uri;
             try {
                 uri = new URI(value);
             } catch (URISyntaxException e) {
-                throw new CommandLine.TypeConversionException("'" + value + "' is not a URL: "
+                throw new CommandLine.TypeConversionException("'" + shown + "' is not a URL: "
                         + e.getReason()
-                        + (e.getIndex() < 0 ? "" : " at character " + (e.getIndex() + 1)));
+                        + (e.getIndex() < 0 || hidden ? "" : " at character " + (e.getIndex() + 1)));
+            }
+            if (hidden || uri.getRawUserInfo() != null) {
+                // Taken, the SDK signed with the usual credentials anyway, and the start's failure line showed them.
+                throw new CommandLine.TypeConversionException("'" + shown + "' holds a user name or password, which"
+                        + " S3 does not take from the URL: give the credentials as AWS_ACCESS_KEY_ID and"
+                        + " AWS_SECRET_ACCESS_KEY (or the AWS SDK's other sources)");
             }
             // Java's parser takes any digits as a port: 99999 was taken, and found only as the bucket was asked, after
             // the worker was made (exit 1, "port out of range:99999", naming no option).
@@ -414,7 +427,7 @@ public final class Tier2Main implements Callable<Integer> {
             // Port 0 is no port a server listens on: it was taken, and the bucket asked, as 99999 was.
             if (uri.getPort() > 65_535 || uri.getPort() == 0
                     || written.matches("[-+]?[0-9]+") && !written.matches("0*[1-9][0-9]{0,4}")) {
-                throw new CommandLine.TypeConversionException("'" + value + "' is not a URL: port "
+                throw new CommandLine.TypeConversionException("'" + shown + "' is not a URL: port "
                         + (uri.getPort() > 65_535 ? Integer.toString(uri.getPort()) : written)
                         + " is not between 1 and 65535");
             }
