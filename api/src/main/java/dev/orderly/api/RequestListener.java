@@ -34,6 +34,16 @@ public interface RequestListener {
     default void onFailureDelayOwed(JobKey key) {
     }
 
+    /**
+     * The job of {@code key} waits out, before its first dial, the refused delay its unit owes: an earlier job of the
+     * unit was refused ({@link #onRefused}, nothing ran), then gave its worker up to the re-run of the segment the
+     * client waits for ({@link #onAbandoned}) before its redial. The wait ends at this job's {@link #onDial}, as the
+     * refused job's own would have; with ordered launch the job also joins the launch queue ({@link #onQueued}) in
+     * that time.
+     */
+    default void onRefusedDelayOwed(JobKey key) {
+    }
+
     /** The job is about to dial a tier2. */
     default void onDial(Job job) {
     }

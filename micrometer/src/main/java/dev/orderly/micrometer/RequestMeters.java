@@ -56,6 +56,13 @@ final class RequestMeters implements RequestListener {
     }
 
     @Override
+    public void onRefusedDelayOwed(JobKey key) {
+        // the withdrawal that left the delay owed ended the refused job's wait (onAbandoned): this one starts now
+        waitingSince.putIfAbsent(key, metrics.now());
+        next.onRefusedDelayOwed(key);
+    }
+
+    @Override
     public void onDial(Job job) {
         Long since = waitingSince.remove(job.key());
         if (since != null) {

@@ -140,6 +140,8 @@ final class JobRunner {
             } else if (!givesUp && tally.refusedDelayOwed) {
                 // An earlier job of the unit was refused and withdrawn before its redial: that redial, now this job's,
                 // waits the refused delay, counted from now (or, ordered, until a job of the request ends on a tier2).
+                // The refusal sent it to wait: the listener hears so, as for an owed failure delay.
+                listener.onRefusedDelayOwed(key);
                 gate.refused(key);
             }
             while (true) {

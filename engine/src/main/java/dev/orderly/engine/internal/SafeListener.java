@@ -62,6 +62,11 @@ final class SafeListener implements RequestListener {
     }
 
     @Override
+    public void onRefusedDelayOwed(JobKey key) {
+        guard("onRefusedDelayOwed", () -> listener.onRefusedDelayOwed(key));
+    }
+
+    @Override
     public void onDial(Job job) {
         guard("onDial", () -> listener.onDial(job));
     }

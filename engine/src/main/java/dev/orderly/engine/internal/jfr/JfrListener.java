@@ -129,6 +129,16 @@ public final class JfrListener implements RequestListener {
         next.onFailureDelayOwed(key);
     }
 
+    /**
+     * The job's launch wait is opened with the cause {@code refused}, as the refused job's own would have been; the
+     * queue's join that follows does not change it.
+     */
+    @Override
+    public void onRefusedDelayOwed(JobKey key) {
+        startWait(key, "refused");
+        next.onRefusedDelayOwed(key);
+    }
+
     @Override
     public void onDial(Job job) {
         Open events = opened(job.key());
